@@ -1,0 +1,60 @@
+import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { createHttpApp, createServices, initialise } from '../../server/app';
+import { CONFIG_KEYS, type Config } from '../../server/core/config';
+import { AppError } from '../../server/core/errors';
+import { formatDuration } from '../../server/core/duration';
+import { VERSION } from '../../server/core/version';
+import { configFrom, fail, type GlobalOpts } from '../context';
+
+const SHORT: Partial<Record<keyof Config, string>> = { address: 'a', port: 'p', root: 'r', baseURL: 'b', log: 'l', cert: 't', key: 'k' };
+
+/** Adds one flag per boot-time config key (--port, --baseURL, ...). */
+export function addServeFlags(cmd: Command): Command {
+  for (const [key, spec] of Object.entries(CONFIG_KEYS)) {
+    if (key === 'database' || key === 'root') continue; // global options
+    const short = SHORT[key as keyof Config];
+    cmd.option(`${short ? `-${short}, ` : ''}--${key} <value>`, `${spec.help} (default: ${spec.default === '' ? '""' : spec.default})`);
+  }
+  return cmd
+    .option('--username <name>', 'first run only: name of the first admin (default: admin)')
+    .option('--password <password>', 'first run only: password or bcrypt hash of the first admin (default: random, printed once)');
+}
+
+/** Starts the server: first-run setup, then HTTP(S) until SIGINT/SIGTERM. */
+export async function serve(opts: GlobalOpts & Record<string, string | undefined>): Promise<void> {
+  const flags: Partial<Record<keyof Config, unknown>> = {};
+  for (const key of Object.keys(CONFIG_KEYS)) if (opts[key] !== undefined && key !== 'database' && key !== 'root') flags[key as keyof Config] = opts[key];
+  const config = configFrom(opts, flags);
+  if (config.cert && (!existsSync(config.cert) || !existsSync(config.key)))
+    throw new AppError('INVALID', 'config keys "cert"/"key": file not found');
+  const s = createServices(config);
+  const first = await initialise(s, { username: opts.username, password: opts.password });
+  if (first.admin?.generatedPassword) {
+    // Printed once, to the console only: the log destination may be a shared file.
+    process.stdout.write(`User '${first.admin.username}' initialised with randomly generated password: ${first.admin.generatedPassword}\n`);
+  } else if (first.admin) s.log.info(`user '${first.admin.username}' initialised with the given password`);
+  const s0 = s.settings.get();
+  if (s0.signup && !s0.createUserDir && s0.defaults.scope === '.') s.log.warn('signup is on and new users get the whole root as scope; enable createUserDir');
+  const app = await createHttpApp(s);
+  const tls = config.cert ? { cert: Bun.file(config.cert), key: Bun.file(config.key) } : undefined;
+  app.listen({ hostname: config.address, port: config.port, tls, maxRequestBodySize: 1024 ** 4, idleTimeout: 120 });
+  const port = app.server?.port ?? config.port;
+  const host = config.address.includes(':') ? `[${config.address}]` : config.address;
+  const url = `${tls ? 'https' : 'http'}://${host}:${port}${config.baseURL}/`;
+  process.stdout.write(`Filedeck ${VERSION} listening on ${url}\n`);
+  s.log.info(`root ${config.root}, database ${config.database}, token lifetime ${formatDuration(config.tokenExpirationTime)}`);
+  const stop = async () => {
+    await app.stop().catch(() => {});
+    s.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+export function registerServe(program: Command): void {
+  addServeFlags(program.command('serve', { isDefault: true }).description('run the web server (the default command)')).action(async (_o, cmd: Command) => {
+    await serve(cmd.optsWithGlobals()).catch(fail);
+  });
+}

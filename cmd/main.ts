@@ -1,0 +1,35 @@
+#!/usr/bin/env bun
+import { Command, CommanderError } from 'commander';
+import { VERSION } from '../server/core/version';
+import { registerCmds } from './commands/cmds';
+import { registerConfig } from './commands/config';
+import { registerMisc } from './commands/misc';
+import { registerRules } from './commands/rules';
+import { registerServe } from './commands/serve';
+import { registerShares } from './commands/shares';
+import { registerUsers } from './commands/users';
+
+const program = new Command('filedeck')
+  .description('Filedeck: a self-hosted web file manager in one executable')
+  .version(VERSION, '-v, --version')
+  .option('-c, --config <file>', 'config file (default: ./filedeck.yaml, then /etc/filedeck/config.yaml)')
+  .option('-d, --database <file>', 'SQLite database file (default: ./data/filedeck.db)')
+  .option('-r, --root <folder>', 'folder holding every user scope (default: ./data/files)')
+  .option('--json', 'machine-readable output')
+  .showHelpAfterError()
+  .exitOverride();
+
+registerServe(program);
+registerConfig(program);
+registerUsers(program);
+registerShares(program);
+registerRules(program);
+registerCmds(program);
+registerMisc(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 1);
+  throw e;
+}

@@ -1,0 +1,56 @@
+import type { Database } from 'bun:sqlite';
+import type { Config } from './core/config';
+import { createLogger, type Logger } from './core/log';
+import { openDatabase } from './db/database';
+import { SessionsStore } from './db/sessions.store';
+import { SettingsStore } from './db/settings.store';
+import { SharesStore } from './db/shares.store';
+import { UsersStore } from './db/users.store';
+import { AuthService } from './services/auth/auth.service';
+import { FilesService } from './services/files/files.service';
+import { SettingsService } from './services/settings/settings.service';
+import { ensureInitialised, type FirstRun } from './services/setup/setup.service';
+import { UsersService } from './services/users/users.service';
+import { SharesService } from './services/shares/shares.service';
+
+/** Everything the HTTP layer and the CLI share. Built once per process by createServices(). */
+export interface Services {
+  config: Readonly<Config>;
+  log: Logger;
+  db: Database;
+  stores: { users: UsersStore; sessions: SessionsStore; settings: SettingsStore; shares: SharesStore };
+  settings: SettingsService;
+  users: UsersService;
+  auth: AuthService;
+  files: FilesService;
+  shares: SharesService;
+  close(): void;
+}
+
+/** Composition root: opens the database (migrating it) and wires the services. No HTTP here. */
+export function createServices(config: Readonly<Config>, log: Logger = createLogger(config.log)): Services {
+  const db = openDatabase(config.database);
+  const stores = { users: new UsersStore(db), sessions: new SessionsStore(db), settings: new SettingsStore(db), shares: new SharesStore(db) };
+  const settings = new SettingsService(stores.settings);
+  const users = new UsersService({ users: stores.users, sessions: stores.sessions, settings, root: config.root });
+  const auth = new AuthService({ users: stores.users, sessions: stores.sessions, settings, usersService: users, tokenLifetimeMs: config.tokenExpirationTime });
+  return {
+    config,
+    log,
+    db,
+    stores,
+    settings,
+    users,
+    auth,
+    files: new FilesService(),
+    shares: new SharesService(stores.shares, stores.users),
+    close: () => db.close(),
+  };
+}
+
+/** First-run setup (settings, signing key, first admin). */
+export function initialise(s: Services, opts: { username?: string; password?: string } = {}): Promise<FirstRun> {
+  return ensureInitialised({ settings: s.settings, users: s.stores.users, usersService: s.users, root: s.config.root }, opts);
+}
+
+export { createHttpApp } from './http/create-http-app';

@@ -1,0 +1,21 @@
+export type ResourceType =
+  | '' | 'image' | 'audio' | 'video' | 'pdf' | 'text' | 'textImmutable' | 'blob' | 'invalid_link';
+
+/** A file or folder as GET /api/resources returns it (reference §4.1). */
+export interface Resource {
+  path: string;
+  name: string;
+  size: number;
+  extension: string;
+  modified: string;
+  mode: number;
+  isDir: boolean;
+  isSymlink: boolean;
+  type: ResourceType;
+  content?: string;
+  subtitles?: string[];
+  items?: Resource[];
+  numDirs?: number;
+  numFiles?: number;
+  sorting?: { by: string; asc: boolean };
+}

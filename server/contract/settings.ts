@@ -1,0 +1,62 @@
+import type { Rule, UserDefaults } from './user';
+
+export const EVENTS = ['upload', 'save', 'copy', 'rename', 'delete'] as const;
+export const HOOK_NAMES = EVENTS.flatMap((e) => [`before_${e}`, `after_${e}`]) as HookName[];
+export type HookName = `${'before' | 'after'}_${(typeof EVENTS)[number]}`;
+
+export type AuthMethod = 'json' | 'noauth' | 'proxy';
+
+export interface Branding {
+  name: string;
+  disableExternal: boolean;
+  disableUsedPercentage: boolean;
+  files: string;
+  theme: '' | 'light' | 'dark';
+  color: string;
+}
+
+/** Run-time product settings (admin-editable, stored in SQLite). The signing key is never part of this. */
+export interface Settings {
+  signup: boolean;
+  createUserDir: boolean;
+  userHomeBasePath: string;
+  minimumPasswordLength: number;
+  authMethod: AuthMethod;
+  authHeader: string;
+  rules: Rule[];
+  branding: Branding;
+  tus: { chunkSize: number; retryCount: number };
+  shell: string[];
+  commands: Record<HookName, string[]>;
+  defaults: UserDefaults;
+}
+
+/** Fields that PUT /api/settings may change; authMethod and authHeader are CLI-only, as in the reference. */
+export const SETTINGS_PUT_FIELDS = [
+  'signup', 'createUserDir', 'userHomeBasePath', 'minimumPasswordLength', 'rules', 'branding', 'tus', 'shell',
+  'commands', 'defaults',
+] as const;
+
+/** Page configuration injected into index.html (spec §3 "Page configuration flags"). */
+export interface PageConfig {
+  Name: string;
+  DisableExternal: boolean;
+  DisableUsedPercentage: boolean;
+  BaseURL: string;
+  StaticURL: string;
+  ReCaptcha: boolean;
+  ReCaptchaKey: string;
+  Signup: boolean;
+  Version: string;
+  NoAuth: boolean;
+  AuthMethod: AuthMethod;
+  LoginPage: boolean;
+  LogoutPage: string;
+  Theme: '' | 'light' | 'dark';
+  EnableThumbs: boolean;
+  ResizePreview: boolean;
+  EnableExec: boolean;
+  TusSettings: { chunkSize: number; retryCount: number };
+  CSS: boolean;
+  Color: string;
+}

@@ -1,0 +1,56 @@
+/** Wire types shared by the server and the web app. Keep them free of imports. */
+
+export const PERMISSIONS = ['admin', 'execute', 'create', 'rename', 'modify', 'delete', 'share', 'download'] as const;
+export type PermName = (typeof PERMISSIONS)[number];
+export type Permissions = Record<PermName, boolean>;
+
+export type ViewMode = 'list' | 'mosaic' | 'mosaic gallery';
+export const VIEW_MODES: readonly ViewMode[] = ['list', 'mosaic', 'mosaic gallery'];
+
+export type SortBy = 'name' | 'size' | 'modified';
+export interface Sorting {
+  by: SortBy | '';
+  asc: boolean;
+}
+
+export type Theme = '' | 'light' | 'dark';
+
+export interface Rule {
+  allow: boolean;
+  regex: boolean;
+  path: string;
+  regexp: { raw: string } | null;
+}
+
+/** The user as the API returns it (password always ""). */
+export interface User {
+  id: number;
+  username: string;
+  password: string;
+  scope: string;
+  locale: string;
+  lockPassword: boolean;
+  viewMode: ViewMode;
+  singleClick: boolean;
+  redirectAfterCopyMove: boolean;
+  perm: Permissions;
+  commands: string[];
+  sorting: Sorting;
+  rules: Rule[];
+  hideDotfiles: boolean;
+  dateFormat: boolean;
+  aceEditorTheme: string;
+  theme: Theme;
+}
+
+/** The user object carried in the login token payload and read by the client. */
+export type TokenUser = Omit<User, 'password' | 'scope' | 'rules'>;
+
+/** The defaults applied to new users (a user template without identity). */
+export type UserDefaults = Omit<User, 'id' | 'username' | 'password' | 'rules'>;
+
+export const USER_FIELDS = [
+  'username', 'password', 'scope', 'locale', 'lockPassword', 'viewMode', 'singleClick', 'redirectAfterCopyMove',
+  'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme', 'theme',
+] as const;
+export type UserField = (typeof USER_FIELDS)[number];

@@ -1,0 +1,183 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { AppError } from './errors';
+import { parseDuration } from './duration';
+import { parseCidr } from './net';
+
+/**
+ * Boot-time configuration. Read once by loadConfig(): built-in default < config file < FILEDECK_* env < flags.
+ * Product settings that admins change at run time live in SQLite (services/settings), not here.
+ */
+export interface Config {
+  address: string;
+  port: number;
+  root: string;
+  database: string;
+  baseURL: string;
+  log: string;
+  cert: string;
+  key: string;
+  tokenExpirationTime: number; // milliseconds
+  cacheDir: string;
+  enableThumbnails: boolean;
+  resizePreview: boolean;
+  enableExec: boolean;
+  typeDetectionByHeader: boolean;
+  followExternalSymlinks: boolean;
+  trustedProxies: string[];
+  imageProcessors: number;
+  commandTimeout: number; // milliseconds
+}
+
+type Kind = 'string' | 'int' | 'bool' | 'duration' | 'list';
+interface KeySpec {
+  kind: Kind;
+  default: string;
+  help: string;
+  check?: (v: unknown) => string | null; // returns an error message or null
+}
+
+/** Every boot-time key with its default (as text, parsed like any other source) and its meaning. */
+export const CONFIG_KEYS: Record<keyof Config, KeySpec> = {
+  address: { kind: 'string', default: '127.0.0.1', help: 'address to listen on', check: (v) => (v ? null : 'must not be empty') },
+  port: { kind: 'int', default: '8080', help: 'TCP port (0 picks a free one)', check: (v) => ((v as number) >= 0 && (v as number) <= 65535 ? null : 'must be between 0 and 65535') },
+  root: { kind: 'string', default: './data/files', help: 'folder holding every user scope', check: (v) => (v ? null : 'must not be empty') },
+  database: { kind: 'string', default: './data/filedeck.db', help: 'SQLite database file', check: (v) => (v ? null : 'must not be empty') },
+  baseURL: { kind: 'string', default: '', help: 'URL prefix when served under a sub-path, e.g. /files', check: checkBaseURL },
+  log: { kind: 'string', default: 'stdout', help: 'stdout, stderr, a file path, or empty to discard' },
+  cert: { kind: 'string', default: '', help: 'TLS certificate file (with key)' },
+  key: { kind: 'string', default: '', help: 'TLS private key file (with cert)' },
+  tokenExpirationTime: { kind: 'duration', default: '2h', help: 'login token lifetime', check: (v) => ((v as number) >= 60_000 ? null : 'must be at least 1m') },
+  cacheDir: { kind: 'string', default: '', help: 'preview cache folder (default: "cache" next to the database)' },
+  enableThumbnails: { kind: 'bool', default: 'true', help: 'serve image thumbnails' },
+  resizePreview: { kind: 'bool', default: 'true', help: 'resize big image previews' },
+  enableExec: { kind: 'bool', default: 'false', help: 'allow the command runner and event hooks' },
+  typeDetectionByHeader: { kind: 'bool', default: 'true', help: 'sniff file contents to detect types' },
+  followExternalSymlinks: { kind: 'bool', default: 'false', help: 'follow symlinks that leave a scope (unsafe)' },
+  trustedProxies: { kind: 'list', default: '', help: 'addresses or CIDRs whose X-Forwarded-For and auth header are trusted', check: checkProxies },
+  imageProcessors: { kind: 'int', default: '4', help: 'concurrent image resizes', check: (v) => ((v as number) >= 1 && (v as number) <= 64 ? null : 'must be between 1 and 64') },
+  commandTimeout: { kind: 'duration', default: '60s', help: 'time limit of runner commands and hooks', check: (v) => ((v as number) >= 1000 ? null : 'must be at least 1s') },
+};
+
+function checkBaseURL(v: unknown): string | null {
+  const s = v as string;
+  if (s === '') return null;
+  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(s) || s.includes('//') || /(^|\/)\.\.?(\/|$)/.test(s)) return 'must look like /path (letters, digits, . _ ~ - and /)';
+  return null;
+}
+
+function checkProxies(v: unknown): string | null {
+  for (const p of v as string[]) if (!parseCidr(p)) return `"${p}" is not an IP address or CIDR range`;
+  return null;
+}
+
+/** Converts camelCase to the env name: baseURL -> FILEDECK_BASE_URL. */
+export function envName(key: string): string {
+  return 'FILEDECK_' + key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toUpperCase();
+}
+
+function parseValue(key: string, spec: KeySpec, raw: unknown, source: string): unknown {
+  const fail = (why: string) => new AppError('INVALID', `config key "${key}" (${source}): ${why}`);
+  let value: unknown;
+  switch (spec.kind) {
+    case 'string':
+      if (typeof raw === 'number' || typeof raw === 'boolean') value = String(raw);
+      else if (typeof raw === 'string') value = raw;
+      else if (raw === null || raw === undefined) value = '';
+      else throw fail('must be a string');
+      break;
+    case 'int': {
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : NaN;
+      if (!Number.isSafeInteger(n)) throw fail(`"${String(raw)}" is not a whole number`);
+      value = n;
+      break;
+    }
+    case 'bool':
+      if (typeof raw === 'boolean') value = raw;
+      else if (typeof raw === 'string' && /^(true|1|yes|on)$/i.test(raw.trim())) value = true;
+      else if (typeof raw === 'string' && /^(false|0|no|off)$/i.test(raw.trim())) value = false;
+      else throw fail(`"${String(raw)}" is not true or false`);
+      break;
+    case 'duration': {
+      const ms = typeof raw === 'number' ? raw * 1000 : typeof raw === 'string' ? parseDuration(raw) : null;
+      if (ms === null || !Number.isFinite(ms)) throw fail(`"${String(raw)}" is not a duration like 2h, 30m or 90s`);
+      value = ms;
+      break;
+    }
+    case 'list':
+      if (Array.isArray(raw)) value = raw.map((x) => String(x).trim()).filter(Boolean);
+      else if (typeof raw === 'string') value = raw.split(',').map((x) => x.trim()).filter(Boolean);
+      else if (raw === null || raw === undefined) value = [];
+      else throw fail('must be a list');
+      break;
+  }
+  const why = spec.check?.(value);
+  if (why) throw fail(why);
+  return value;
+}
+
+export interface ConfigSources {
+  /** Explicit --config path; when absent ./filedeck.yaml then /etc/filedeck/config.yaml are tried. */
+  configFile?: string;
+  env?: Record<string, string | undefined>;
+  /** Flag values as given on the command line (strings or typed values). */
+  flags?: Partial<Record<keyof Config, unknown>>;
+  /** Working directory for relative paths (defaults to process.cwd()). */
+  cwd?: string;
+  /** Skip the default config file search (tests). */
+  noDefaultFiles?: boolean;
+}
+
+/** Finds the config file to read, or null. An explicit path that does not exist is an error. */
+export function findConfigFile(src: ConfigSources): string | null {
+  const cwd = src.cwd ?? process.cwd();
+  const explicit = src.configFile ?? src.env?.FILEDECK_CONFIG;
+  if (explicit) {
+    const p = resolve(cwd, explicit);
+    if (!existsSync(p)) throw new AppError('INVALID', `config file ${p} does not exist`);
+    return p;
+  }
+  if (src.noDefaultFiles) return null;
+  for (const p of [join(cwd, 'filedeck.yaml'), '/etc/filedeck/config.yaml']) if (existsSync(p)) return p;
+  return null;
+}
+
+/** Reads and validates the configuration; throws AppError('INVALID') naming the bad key. */
+export function loadConfig(src: ConfigSources = {}): Readonly<Config> & { configFile: string | null } {
+  const cwd = src.cwd ?? process.cwd();
+  const env = src.env ?? process.env;
+  const file = findConfigFile({ ...src, env });
+  let fileValues: Record<string, unknown> = {};
+  if (file) {
+    let doc: unknown;
+    try {
+      doc = parseYaml(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new AppError('INVALID', `config file ${file} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+    }
+    if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc)))
+      throw new AppError('INVALID', `config file ${file} must be a mapping of key: value`);
+    fileValues = (doc ?? {}) as Record<string, unknown>;
+    for (const k of Object.keys(fileValues))
+      if (!(k in CONFIG_KEYS)) throw new AppError('INVALID', `config file ${file}: unknown key "${k}"`);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(CONFIG_KEYS) as [keyof Config, KeySpec][]) {
+    let value = parseValue(key, spec, spec.default, 'default');
+    if (key in fileValues) value = parseValue(key, spec, fileValues[key], `file ${file}`);
+    const ev = env[envName(key)];
+    if (ev !== undefined) value = parseValue(key, spec, ev, `env ${envName(key)}`);
+    const fv = src.flags?.[key];
+    if (fv !== undefined) value = parseValue(key, spec, fv, `flag --${key}`);
+    out[key] = value;
+  }
+  const cfg = out as unknown as Config;
+  if (Boolean(cfg.cert) !== Boolean(cfg.key)) throw new AppError('INVALID', 'config keys "cert" and "key" must be set together');
+  cfg.baseURL = cfg.baseURL.replace(/\/+$/, '');
+  cfg.root = resolve(cwd, cfg.root);
+  cfg.database = resolve(cwd, cfg.database);
+  cfg.cacheDir = cfg.cacheDir ? resolve(cwd, cfg.cacheDir) : join(dirname(cfg.database), 'cache');
+  if (cfg.log && cfg.log !== 'stdout' && cfg.log !== 'stderr') cfg.log = resolve(cwd, cfg.log);
+  return Object.freeze({ ...cfg, configFile: file });
+}

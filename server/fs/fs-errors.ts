@@ -1,0 +1,35 @@
+import { AppError } from '../core/errors';
+
+/** Translates an OS error into an AppError once, here, so services never see errno codes. */
+export function fromFsError(e: unknown): AppError {
+  if (e instanceof AppError) return e;
+  const code = (e as NodeJS.ErrnoException)?.code;
+  switch (code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return new AppError('NOT_FOUND', undefined, { cause: e });
+    case 'EEXIST':
+    case 'ENOTEMPTY':
+      return new AppError('EXISTS', undefined, { cause: e });
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+    case 'ELOOP':
+      return new AppError('FORBIDDEN', undefined, { cause: e });
+    case 'ENAMETOOLONG':
+      return new AppError('INVALID', 'name too long', { cause: e });
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return new AppError('TOO_LARGE', 'no space left on the server', { cause: e });
+    default:
+      return new AppError('INTERNAL', undefined, { cause: e });
+  }
+}
+
+export async function wrapFs<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw fromFsError(e);
+  }
+}

@@ -1,0 +1,48 @@
+import { AppError, invalid } from '../core/errors';
+
+export const JSON_LIMIT = 1024 * 1024;
+
+/**
+ * Reads a JSON body of at most `limit` bytes, counting bytes as they arrive (a lying or absent
+ * Content-Length cannot make us buffer more). Malformed JSON is a 400, an oversized body a 413.
+ */
+export async function readJson(request: Request, limit = JSON_LIMIT): Promise<unknown> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > limit) throw new AppError('TOO_LARGE', `request body is larger than ${limit} bytes`);
+  if (!request.body) throw invalid('request body is empty');
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new AppError('TOO_LARGE', `request body is larger than ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') throw invalid('request body is empty');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalid('request body is not valid JSON');
+  }
+}
+
+/** Reads a JSON object body; anything else (array, string, number) is a 400. */
+export async function readJsonObject(request: Request, limit = JSON_LIMIT): Promise<Record<string, unknown>> {
+  const v = await readJson(request, limit);
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalid('request body must be a JSON object');
+  return v as Record<string, unknown>;
+}
+
+/** A JSON success body. */
+export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(data), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache, no-store, must-revalidate', ...headers },
+  });
+}

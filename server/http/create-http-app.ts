@@ -1,0 +1,37 @@
+import { Elysia } from 'elysia';
+import type { Services } from '../app';
+import { json } from './body';
+import { makeClientIp } from './client-ip';
+import { authPlugin } from './plugins/auth.plugin';
+import { errorPlugin, textResponse } from './plugins/error.plugin';
+import { staticPlugin } from './plugins/static.plugin';
+import { authRoutes } from './routes/auth.routes';
+import { resourcesRoutes } from './routes/resources.routes';
+import { settingsRoutes } from './routes/settings.routes';
+import { usersRoutes } from './routes/users.routes';
+
+/** The Elysia app for a set of services: everything lives under config.baseURL. */
+export async function createHttpApp(s: Services) {
+  const ip = makeClientIp(s.config.trustedProxies);
+  const auth = authPlugin(s, ip);
+  const base = s.config.baseURL;
+
+  const routes = new Elysia({ prefix: base })
+    .get('/health', () => json({ status: 'OK' }))
+    .use(authRoutes(s, auth, ip))
+    .use(usersRoutes(s, auth))
+    .use(settingsRoutes(s, auth))
+    .use(resourcesRoutes(s, auth))
+    .all('/api/*', () => textResponse(404))
+    .use(await staticPlugin(s));
+
+  const app = new Elysia()
+    .use(errorPlugin(s.log, ip.client))
+    .onRequest(({ set }) => {
+      set.headers['X-Content-Type-Options'] = 'nosniff';
+      set.headers['Referrer-Policy'] = 'no-referrer';
+    });
+  if (base) app.get(base, () => new Response(null, { status: 301, headers: { Location: `${base}/` } }));
+  return app.use(routes);
+}
+export type HttpApp = Awaited<ReturnType<typeof createHttpApp>>;

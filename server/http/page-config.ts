@@ -1,0 +1,54 @@
+import type { PageConfig, Settings } from '../contract/settings';
+import type { Config } from '../core/config';
+import { VERSION } from '../core/version';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The page configuration the web app reads at start (spec §3 "Page configuration flags"). No secrets here. */
+export function pageConfig(config: Readonly<Config>, settings: Settings): PageConfig {
+  const b = settings.branding;
+  return {
+    Name: b.name,
+    DisableExternal: b.disableExternal,
+    DisableUsedPercentage: b.disableUsedPercentage,
+    BaseURL: config.baseURL,
+    StaticURL: `${config.baseURL}/static`,
+    ReCaptcha: false,
+    ReCaptchaKey: '',
+    Signup: settings.signup,
+    Version: VERSION,
+    NoAuth: settings.authMethod === 'noauth',
+    AuthMethod: settings.authMethod,
+    LoginPage: settings.authMethod === 'json',
+    LogoutPage: '/login',
+    Theme: b.theme,
+    EnableThumbs: config.enableThumbnails,
+    ResizePreview: config.resizePreview,
+    EnableExec: config.enableExec,
+    TusSettings: settings.tus,
+    CSS: !!b.files && existsSync(join(b.files, 'custom.css')),
+    Color: b.color,
+  };
+}
+
+/** JSON that is safe inside a <script> element: no "</script>", no HTML comment openers, no line separators. */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Rewrites the built index.html for this server: asset URLs under <baseURL>/static, title, config, custom CSS. */
+export function renderIndex(template: string, cfg: PageConfig): string {
+  const title = escapeHtml(cfg.Name || 'Filedeck');
+  const css = cfg.CSS ? `<link rel="stylesheet" href="${escapeHtml(cfg.StaticURL)}/custom.css">` : '';
+  return template
+    .replace(/(src|href)="\.\//g, `$1="${cfg.StaticURL}/`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
+    .replace('</head>', `<script id="filedeck-config" type="application/json">${scriptSafeJson(cfg)}</script>${css}</head>`);
+}

@@ -1,0 +1,84 @@
+import { Elysia } from 'elysia';
+import { jwt } from '@elysiajs/jwt';
+import type { PermName } from '../../contract/user';
+import { forbidden, unauthorized } from '../../core/errors';
+import type { StoredUser } from '../../db/users.store';
+import { actorFor, type Actor } from '../../services/actor';
+import { tokenUser } from '../../services/auth/auth.service';
+import type { Services } from '../../app';
+import type { ClientIp } from '../client-ip';
+
+const ISSUER = 'Filedeck';
+const RENEW_WINDOW_MS = 60 * 60 * 1000;
+/** GET routes whose URLs the web app builds for <img>, downloads and the shell socket: ?auth= is read there. */
+const QUERY_TOKEN_PATHS = /\/api\/(raw|preview|command|subtitle|tus)(\/|$)/;
+
+const looksLikeJwt = (t: string | null | undefined): t is string => !!t && t.split('.').length === 3;
+
+function cookieValue(header: string | null, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return null;
+}
+
+/**
+ * Where a token may come from: X-Auth always; the `auth` cookie and, on the web app's raw/preview/command
+ * URLs, the `auth` query value, only for GET (a cross-site form cannot change anything with them).
+ */
+export function tokenFrom(request: Request): string | null {
+  const h = request.headers.get('x-auth');
+  if (looksLikeJwt(h)) return h;
+  if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+  const c = cookieValue(request.headers.get('cookie'), 'auth');
+  if (looksLikeJwt(c)) return c;
+  const url = new URL(request.url);
+  if (QUERY_TOKEN_PATHS.test(url.pathname)) {
+    const q = url.searchParams.get('auth');
+    if (looksLikeJwt(q)) return q;
+  }
+  return null;
+}
+
+/**
+ * Authentication as a named plugin. Routes declare `{ auth: 'user' }` or `{ auth: '<permission>' }` and get
+ * `actor`; the permission check lives here, not in handlers. Also decorates `issueToken` for login/renew.
+ */
+export function authPlugin(s: Services, ip: ClientIp) {
+  return new Elysia({ name: 'auth' })
+    .use(jwt({ name: 'jwt', secret: s.settings.signingKey(), alg: 'HS256', iss: ISSUER }))
+    .derive({ as: 'global' }, ({ jwt: signer }) => ({
+      /** Signs a token for a session; the payload carries the user object the web app reads. */
+      issueToken: (user: StoredUser, session: { sid: string; expiresAt: number }) =>
+        signer.sign({ user: tokenUser(user) as never, sid: session.sid, exp: Math.floor(session.expiresAt / 1000) }),
+      /** Verifies a token and resolves its live session and user, or throws 401. */
+      verifyToken: async (token: string | null) => {
+        if (!token) throw unauthorized();
+        const claims = await signer.verify(token, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['exp', 'iat'] });
+        if (!claims) throw unauthorized();
+        const user = s.auth.authenticate(claims as { sid?: unknown; user?: { id?: unknown } });
+        return { user, sid: claims.sid as string, exp: claims.exp as number, iat: claims.iat as number };
+      },
+    }))
+    .macro({
+      auth: (need: PermName | 'user') => ({
+        async resolve({ request, verifyToken, set }) {
+          const { user, sid, exp, iat } = await verifyToken(tokenFrom(request));
+          const settings = s.settings.get();
+          const actor: Actor = actorFor(user, {
+            root: s.config.root,
+            globalRules: settings.rules,
+            followExternalSymlinks: s.config.followExternalSymlinks,
+            sessionId: sid,
+          });
+          if (need !== 'user' && !actor.can(need)) throw forbidden();
+          if (exp * 1000 - Date.now() < RENEW_WINDOW_MS || Math.floor(user.updatedAt / 1000) > iat) set.headers['X-Renew-Token'] = 'true';
+          return { actor, sessionId: sid };
+        },
+      }),
+    })
+    .derive({ as: 'global' }, ({ request, server }) => ({ clientAddress: ip.client(request, server) }));
+}
+export type AuthPlugin = ReturnType<typeof authPlugin>;

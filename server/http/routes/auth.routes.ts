@@ -1,0 +1,47 @@
+import { Elysia } from 'elysia';
+import { forbidden } from '../../core/errors';
+import type { Services } from '../../app';
+import { readJsonObject } from '../body';
+import type { ClientIp } from '../client-ip';
+import type { AuthPlugin } from '../plugins/auth.plugin';
+import { textResponse } from '../plugins/error.plugin';
+import { tokenFrom } from '../plugins/auth.plugin';
+
+const LOGIN_LIMIT = 1024 * 1024;
+
+function tokenResponse(token: string, headers: Record<string, string> = {}): Response {
+  return new Response(token, { headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache, no-store, must-revalidate', ...headers } });
+}
+
+/** Login, renew, signup and logout. Login answers the raw token as text, as the web app expects. */
+export function authRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
+  return new Elysia()
+    .use(auth)
+    .post('/api/login', async ({ request, server, issueToken, clientAddress }) => {
+      const method = s.settings.get().authMethod;
+      let user;
+      if (method === 'noauth') user = s.auth.loginNoAuth();
+      else if (method === 'proxy') {
+        // The header is only believed when the TCP peer is a configured trusted proxy.
+        if (!ip.fromTrustedProxy(request, server)) throw forbidden();
+        user = await s.auth.loginProxy(request.headers.get(s.settings.get().authHeader));
+      } else {
+        const body = await readJsonObject(request, LOGIN_LIMIT);
+        user = await s.auth.loginWithPassword(body.username, body.password, clientAddress);
+      }
+      return tokenResponse(await issueToken(user, s.auth.startSession(user)));
+    }, { parse: 'none' })
+    .post('/api/renew', async ({ request, issueToken, verifyToken }) => {
+      const { user, sid } = await verifyToken(tokenFrom(request));
+      return tokenResponse(await issueToken(user, s.auth.renewSession(user, sid)), { 'X-Renew-Token': 'false' });
+    }, { parse: 'none' })
+    .post('/api/signup', async ({ request }) => {
+      const body = await readJsonObject(request, LOGIN_LIMIT);
+      await s.auth.signup(body.username, body.password);
+      return textResponse(200);
+    }, { parse: 'none' })
+    .post('/api/logout', ({ sessionId }) => {
+      s.auth.logout(sessionId);
+      return textResponse(200);
+    }, { auth: 'user', parse: 'none' });
+}

@@ -1,0 +1,18 @@
+import { Elysia } from 'elysia';
+import type { Services } from '../../app';
+import { json, readJsonObject } from '../body';
+import type { AuthPlugin } from '../plugins/auth.plugin';
+import { textResponse } from '../plugins/error.plugin';
+
+const SETTINGS_LIMIT = 4 * 1024 * 1024;
+
+/** Global settings (admin only). authMethod and authHeader are read-only here; the CLI changes them. */
+export function settingsRoutes(s: Services, auth: AuthPlugin) {
+  return new Elysia()
+    .use(auth)
+    .get('/api/settings', () => json(s.settings.get()), { auth: 'admin' })
+    .put('/api/settings', async ({ request }) => {
+      s.settings.update(await readJsonObject(request, SETTINGS_LIMIT));
+      return textResponse(200);
+    }, { auth: 'admin', parse: 'none' });
+}

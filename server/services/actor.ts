@@ -1,0 +1,60 @@
+import type { PermName, Rule } from '../contract/user';
+import type { StoredUser } from '../db/users.store';
+import { AppError } from '../core/errors';
+import { ScopedFs } from '../fs/scoped-fs';
+import { RuleSet } from './rules/rules';
+
+/**
+ * Who is acting, built once per request (or once per CLI command). Services take it first, so a permission
+ * or rule check is a call on the actor rather than something each handler must remember.
+ */
+export interface Actor {
+  /** null for the CLI/system actor, which is trusted and has no scope. */
+  user: StoredUser | null;
+  /** The login session the request came with, if any. */
+  sessionId?: string;
+  can(perm: PermName): boolean;
+  /** Rules (global then user, last match wins) and hideDotfiles, on a virtual path of the user's scope. */
+  allows(path: string): boolean;
+  /** The user's scope on disk; throws for the system actor. */
+  readonly fs: ScopedFs;
+}
+
+export const systemActor: Actor = {
+  user: null,
+  can: () => true,
+  allows: () => true,
+  get fs(): ScopedFs {
+    throw new AppError('INTERNAL', 'the system actor has no scope');
+  },
+};
+
+export interface ActorOptions {
+  root: string;
+  globalRules: Rule[];
+  followExternalSymlinks: boolean;
+  sessionId?: string;
+}
+
+/** Builds the actor for a stored user: scope under the server root, global then user rules. */
+export function actorFor(user: StoredUser, opts: ActorOptions): Actor {
+  const rules = new RuleSet([...opts.globalRules, ...user.rules]);
+  let fs: ScopedFs | null = null;
+  const scopeRoot = user.scope === '/' || user.scope === '.' ? opts.root : `${opts.root}${user.scope}`;
+  return {
+    user,
+    sessionId: opts.sessionId,
+    can: (perm) => !!user.perm.admin || !!user.perm[perm],
+    allows(path) {
+      if (user.hideDotfiles) {
+        const base = path.slice(path.lastIndexOf('/') + 1);
+        if (base.startsWith('.')) return false;
+      }
+      return rules.allows(path);
+    },
+    get fs() {
+      fs ??= new ScopedFs(scopeRoot, opts.followExternalSymlinks);
+      return fs;
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import type { TokenUser } from '../../contract/user';
+import { AppError, forbidden, unauthorized } from '../../core/errors';
+import type { SessionsStore } from '../../db/sessions.store';
+import type { StoredUser, UsersStore } from '../../db/users.store';
+import type { SettingsService } from '../settings/settings.service';
+import type { UsersService } from '../users/users.service';
+import { randomPassword, verifyPassword } from './password-policy';
+import { RateLimiter } from './rate-limiter';
+
+export const LOGIN_FAILURES_PER_MINUTE = 10;
+
+/** Claims of a login token besides iat/exp. The session id makes the token revocable. */
+export interface TokenClaims {
+  user: TokenUser;
+  sid: string;
+}
+
+export interface AuthDeps {
+  users: UsersStore;
+  sessions: SessionsStore;
+  settings: SettingsService;
+  usersService: UsersService;
+  tokenLifetimeMs: number;
+  now?: () => number;
+}
+
+export function tokenUser(u: StoredUser): TokenUser {
+  return {
+    id: u.id, username: u.username, locale: u.locale, viewMode: u.viewMode, singleClick: u.singleClick,
+    redirectAfterCopyMove: u.redirectAfterCopyMove, perm: u.perm, commands: u.commands, lockPassword: u.lockPassword,
+    hideDotfiles: u.hideDotfiles, dateFormat: u.dateFormat, aceEditorTheme: u.aceEditorTheme, sorting: u.sorting, theme: u.theme,
+  };
+}
+
+function newSessionId(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url');
+}
+
+/** Logins, signups and server-side sessions. Token signing stays in the HTTP layer (@elysiajs/jwt). */
+export class AuthService {
+  private readonly byAddress = new RateLimiter(LOGIN_FAILURES_PER_MINUTE, 60_000);
+  private readonly byUsername = new RateLimiter(LOGIN_FAILURES_PER_MINUTE, 60_000);
+  private readonly now: () => number;
+
+  constructor(private readonly d: AuthDeps) {
+    this.now = d.now ?? Date.now;
+  }
+
+  private throttle(address: string, username: string): void {
+    const wait = Math.max(this.byAddress.retryAfter(address), this.byUsername.retryAfter(username.toLowerCase()));
+    if (wait > 0) throw new AppError('RATE_LIMITED', 'too many failed logins, try again later', { headers: { 'Retry-After': String(wait) } });
+  }
+
+  /**
+   * Password login (json method). Wrong credentials are a 403 whether the user exists or not, and take the
+   * same bcrypt time either way. Failures count per client address and per username.
+   */
+  async loginWithPassword(username: unknown, password: unknown, address: string): Promise<StoredUser> {
+    const name = typeof username === 'string' ? username.trim() : '';
+    this.throttle(address, name);
+    const user = name ? this.d.users.byUsername(name) : null;
+    const ok = await verifyPassword(typeof password === 'string' ? password : '', user?.password ?? null);
+    if (!user || !ok) {
+      this.byAddress.fail(address);
+      this.byUsername.fail(name.toLowerCase());
+      throw forbidden();
+    }
+    this.byUsername.reset(name.toLowerCase());
+    return user;
+  }
+
+  /** noauth: every visitor is user 1. */
+  loginNoAuth(): StoredUser {
+    const u = this.d.users.byId(1) ?? this.d.users.all().find((x) => x.perm.admin);
+    if (!u) throw new AppError('INTERNAL', 'noauth needs an existing user');
+    return u;
+  }
+
+  /**
+   * proxy: the trusted proxy names the user in a header. Unknown users are created with a random, locked
+   * password and never admin or execute. The caller must only pass a header that came from a trusted proxy.
+   */
+  async loginProxy(headerValue: string | null): Promise<StoredUser> {
+    const name = headerValue?.trim();
+    if (!name) throw forbidden();
+    const existing = this.d.users.byUsername(name);
+    if (existing) return existing;
+    await this.d.usersService.create(
+      { username: name, password: randomPassword(), lockPassword: true },
+      { forceNonAdmin: true, passwordIsHash: false },
+    ).catch((e) => {
+      if (e instanceof AppError && e.code === 'EXISTS') return; // created concurrently
+      throw e;
+    });
+    return this.d.users.byUsername(name)!;
+  }
+
+  /** Signup (when enabled): defaults, never admin or execute, home folder when createUserDir is on. */
+  async signup(username: unknown, password: unknown): Promise<void> {
+    if (!this.d.settings.get().signup) throw new AppError('METHOD_NOT_ALLOWED', 'signup is disabled');
+    const { perm: _p, ...defaults } = this.d.settings.get().defaults;
+    await this.d.usersService.create({ ...defaults, perm: { ...this.d.settings.get().defaults.perm }, username, password, scope: '' }, { forceNonAdmin: true });
+  }
+
+  /** Starts a session; the token built from it lives as long as the session row. */
+  startSession(user: StoredUser): { sid: string; expiresAt: number } {
+    const now = this.now();
+    const sid = newSessionId();
+    const expiresAt = now + this.d.tokenLifetimeMs;
+    this.d.sessions.deleteExpired(now);
+    this.d.sessions.create({ id: sid, userId: user.id, createdAt: now, expiresAt });
+    return { sid, expiresAt };
+  }
+
+  /** Replaces a session by a fresh one: the renewed token's predecessor stops working at once. */
+  renewSession(user: StoredUser, oldSid: string): { sid: string; expiresAt: number } {
+    const now = this.now();
+    const sid = newSessionId();
+    const expiresAt = now + this.d.tokenLifetimeMs;
+    if (!this.d.sessions.replace(oldSid, { id: sid, userId: user.id, createdAt: now, expiresAt })) throw unauthorized();
+    return { sid, expiresAt };
+  }
+
+  /** Resolves a verified token's claims to the current user; revoked sessions and deleted users are 401. */
+  authenticate(claims: { sid?: unknown; user?: { id?: unknown } }): StoredUser {
+    if (typeof claims.sid !== 'string' || typeof claims.user?.id !== 'number') throw unauthorized();
+    const s = this.d.sessions.get(claims.sid);
+    if (!s || s.userId !== claims.user.id || s.expiresAt < this.now()) throw unauthorized();
+    const u = this.d.users.byId(s.userId);
+    if (!u) throw unauthorized();
+    return u;
+  }
+
+  logout(sid: string): void {
+    this.d.sessions.delete(sid);
+  }
+}

@@ -1,0 +1,47 @@
+import { dictionary } from '@zxcvbn-ts/language-common';
+import { invalid } from '../../core/errors';
+
+// zxcvbn-ts's common-password dictionary (about 49,000 entries from breach corpora), checked case-insensitively.
+let common: Set<string> | null = null;
+function commonPasswords(): Set<string> {
+  common ??= new Set((dictionary as Record<string, string[]>)['passwords-common']!.map((p) => p.toLowerCase()));
+  return common;
+}
+
+export const MAX_PASSWORD_BYTES = 256;
+
+/** Throws a 400 when a new password is too short (in bytes, as the reference), too long, or too common. */
+export function checkPassword(password: unknown, minLength: number): string {
+  if (typeof password !== 'string' || password === '') throw invalid('password must not be empty');
+  const bytes = Buffer.byteLength(password);
+  if (bytes < minLength) throw invalid(`password is too short, minimum length is ${minLength}`);
+  if (bytes > MAX_PASSWORD_BYTES) throw invalid(`password is too long, maximum length is ${MAX_PASSWORD_BYTES} bytes`);
+  if (commonPasswords().has(password.toLowerCase())) throw invalid('password is too easy');
+  return password;
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return Bun.password.hash(password, { algorithm: 'bcrypt', cost: 10 });
+}
+
+// A fixed hash to compare against when the user does not exist, so unknown and known users take as long.
+let dummyHash: Promise<string> | null = null;
+
+/** Verifies a password; with a null hash it still spends the time of one bcrypt check and returns false. */
+export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
+  if (!hash) {
+    dummyHash ??= hashPassword('filedeck-timing-equaliser');
+    await Bun.password.verify(password, await dummyHash).catch(() => false);
+    return false;
+  }
+  try {
+    return await Bun.password.verify(password, hash);
+  } catch {
+    return false;
+  }
+}
+
+/** A random password for generated accounts: 18 bytes, base64url (24 characters). */
+export function randomPassword(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64url');
+}

@@ -1,0 +1,47 @@
+import { HOOK_NAMES, type HookName, type Settings } from '../../contract/settings';
+import type { UserDefaults } from '../../contract/user';
+
+export const LOCALES = [
+  'he', 'hu', 'ar', 'de', 'en', 'es', 'fr', 'is', 'it', 'ja', 'ko', 'nl-be', 'pl', 'pt', 'pt-br', 'ro', 'ru', 'sk',
+  'sv-se', 'tr', 'ua', 'zh-cn', 'zh-tw',
+] as const;
+
+/** Permissions for new users. Unlike the reference, execute is off by default: running commands is opt-in. */
+export function defaultUserTemplate(): UserDefaults {
+  return {
+    scope: '.',
+    locale: 'en',
+    lockPassword: false,
+    viewMode: 'mosaic',
+    singleClick: false,
+    redirectAfterCopyMove: true,
+    perm: { admin: false, execute: false, create: true, rename: true, modify: true, delete: true, share: true, download: true },
+    commands: [],
+    sorting: { by: 'name', asc: false },
+    hideDotfiles: false,
+    dateFormat: false,
+    aceEditorTheme: '',
+    theme: '',
+  };
+}
+
+export function emptyCommands(): Record<HookName, string[]> {
+  return Object.fromEntries(HOOK_NAMES.map((h) => [h, []])) as unknown as Record<HookName, string[]>;
+}
+
+export function defaultSettings(): Settings {
+  return {
+    signup: false,
+    createUserDir: false,
+    userHomeBasePath: '/users',
+    minimumPasswordLength: 12,
+    authMethod: 'json',
+    authHeader: 'X-Forwarded-User',
+    rules: [],
+    branding: { name: '', disableExternal: false, disableUsedPercentage: false, files: '', theme: '', color: '' },
+    tus: { chunkSize: 10 * 1024 * 1024, retryCount: 5 },
+    shell: [],
+    commands: emptyCommands(),
+    defaults: defaultUserTemplate(),
+  };
+}

@@ -1,0 +1,212 @@
+import { USER_FIELDS, type User, type UserField } from '../../contract/user';
+import { AppError, exists, forbidden, invalid, notFound } from '../../core/errors';
+import type { SessionsStore } from '../../db/sessions.store';
+import type { StoredUser, UsersStore } from '../../db/users.store';
+import { ScopedFs } from '../../fs/scoped-fs';
+import type { Actor } from '../actor';
+import { checkPassword, hashPassword, verifyPassword } from '../auth/password-policy';
+import type { SettingsService } from '../settings/settings.service';
+import { checkUsername, cleanUsername, normaliseScope, normaliseUserFields } from './user-validation';
+
+/** Fields whose change needs the caller's current password (json auth), and that non-admins may not touch. */
+const SENSITIVE: UserField[] = ['username', 'password', 'scope', 'lockPassword', 'commands', 'perm', 'rules'];
+const ADMIN_ONLY: UserField[] = ['username', 'scope', 'lockPassword', 'perm', 'commands', 'rules'];
+/** Changes that end the user's other sessions at once. */
+const REVOKING: UserField[] = ['username', 'password', 'scope', 'perm', 'rules', 'commands'];
+
+export interface UsersDeps {
+  users: UsersStore;
+  sessions: SessionsStore;
+  settings: SettingsService;
+  root: string;
+}
+
+/** The user as the API shows it: no password hash, ever. */
+export function publicUser(u: StoredUser): User {
+  const { updatedAt: _, ...rest } = u;
+  return { ...rest, password: '' };
+}
+
+/** Users: creation with home folders, which-field updates, deletion; the same rules for API and CLI. */
+export class UsersService {
+  constructor(private readonly d: UsersDeps) {}
+
+  list(): User[] {
+    return this.d.users.all().map(publicUser);
+  }
+
+  /** A user by id; non-admins reading themselves get a blank scope, as in the reference. */
+  get(actor: Actor, id: number): User {
+    if (actor.user && !actor.can('admin') && actor.user.id !== id) throw forbidden();
+    const u = this.d.users.byId(id);
+    if (!u) throw notFound();
+    const out = publicUser(u);
+    if (actor.user && !actor.can('admin')) out.scope = '';
+    return out;
+  }
+
+  find(idOrName: string): StoredUser {
+    const u = /^\d+$/.test(idOrName) ? this.d.users.byId(Number(idOrName)) : this.d.users.byUsername(idOrName);
+    if (!u) throw notFound(`no user "${idOrName}"`);
+    return u;
+  }
+
+  /** Checks the caller's own password before sensitive changes (json auth only; the CLI is trusted). */
+  async checkCurrentPassword(actor: Actor, current: unknown): Promise<void> {
+    if (!actor.user || this.d.settings.get().authMethod !== 'json') return;
+    if (typeof current !== 'string' || !(await verifyPassword(current, actor.user.password)))
+      throw invalid('the current password is incorrect');
+  }
+
+  /**
+   * Creates a user from a template-merged record. Scope: an explicit one is used as given; an empty one becomes
+   * the home folder <userHomeBasePath>/<clean name> when createUserDir is on (or asked), else the whole root.
+   * The folder is created either way. `passwordIsHash` is for imports and first-run hashes.
+   */
+  async create(data: Record<string, unknown>, opts: { passwordIsHash?: boolean; createHome?: boolean; forceNonAdmin?: boolean } = {}): Promise<User> {
+    const settings = this.d.settings.get();
+    const username = checkUsername(data.username);
+    const password = opts.passwordIsHash ? String(data.password ?? '') : checkPassword(data.password, settings.minimumPasswordLength);
+    if (opts.passwordIsHash && !/^\$2[aby]\$\d\d\$/.test(password)) throw invalid('password hash must be a bcrypt hash');
+    const { scope: _s, ...tpl } = settings.defaults;
+    const fields = normaliseUserFields({ ...data, scope: data.scope ?? '' }, 'user');
+    const user: Omit<User, 'id'> = {
+      ...tpl,
+      rules: [],
+      ...fields,
+      username,
+      password: opts.passwordIsHash ? password : await hashPassword(password),
+      scope: '/',
+    };
+    if (opts.forceNonAdmin) {
+      user.perm = { ...user.perm, admin: false, execute: false };
+      user.commands = [];
+    }
+    const wantsHome = (data.scope === undefined || data.scope === '' || data.scope === null) && (settings.createUserDir || opts.createHome);
+    user.scope = wantsHome ? normaliseScope(`${settings.userHomeBasePath}/${cleanUsername(username)}`) : fields.scope ?? '/';
+    const id = this.d.users.transaction(() => {
+      if (this.d.users.byUsername(username)) throw exists('username already taken');
+      if (wantsHome && this.scopeTaken(user.scope, 0)) throw exists('another user already owns that home folder');
+      return this.d.users.insert(user);
+    });
+    try {
+      await this.ensureScope(user.scope);
+    } catch (e) {
+      this.d.users.delete(id); // no half-created user when the folder cannot be made
+      throw e;
+    }
+    return publicUser(this.d.users.byId(id)!);
+  }
+
+  private scopeTaken(scope: string, exceptId: number): boolean {
+    const s = scope.toLowerCase();
+    return this.d.users.scopesExcept(exceptId).some((o) => o.toLowerCase() === s);
+  }
+
+  private async ensureScope(scope: string): Promise<void> {
+    ScopedFs.ensureRoot(this.d.root);
+    if (scope !== '/') await new ScopedFs(this.d.root).mkdirp(scope);
+  }
+
+  /**
+   * Updates fields named in `which` (["all"] or [] = whole record, admin only). Password changes and
+   * permission/scope/rules changes end the target's sessions, except the caller's current one.
+   */
+  async update(actor: Actor, id: number, which: unknown, data: unknown): Promise<User> {
+    if (!data || typeof data !== 'object' || Array.isArray(data)) throw invalid('data must be a user object');
+    const d = data as Record<string, unknown>;
+    if (d.id !== undefined && d.id !== id) throw invalid('data.id does not match the user in the path');
+    if (!Array.isArray(which) || which.some((w) => typeof w !== 'string')) throw invalid('which must be a list of field names');
+    const isAdmin = actor.can('admin');
+    if (actor.user && !isAdmin && actor.user.id !== id) throw forbidden();
+    const all = which.length === 0 || (which.length === 1 && (which[0] as string).toLowerCase() === 'all');
+    let fields: UserField[];
+    if (all) {
+      if (!isAdmin) throw forbidden();
+      fields = [...USER_FIELDS];
+    } else {
+      fields = (which as string[]).map((w) => {
+        const f = USER_FIELDS.find((k) => k.toLowerCase() === w.toLowerCase());
+        if (!f) throw invalid(`invalid field: ${w}`);
+        return f;
+      });
+      if (!isAdmin && fields.some((f) => ADMIN_ONLY.includes(f))) throw forbidden();
+    }
+    const current = this.d.users.byId(id);
+    if (!current) throw notFound();
+    const settings = this.d.settings.get();
+    const next: StoredUser = { ...current };
+    const present = Object.fromEntries(fields.filter((f) => f in d && f !== 'username' && f !== 'password').map((f) => [f, d[f]]));
+    Object.assign(next, normaliseUserFields(present, 'data'));
+    if (fields.includes('username') && 'username' in d) next.username = checkUsername(d.username);
+    let passwordChanged = false;
+    if (fields.includes('password')) {
+      const pw = d.password;
+      if (all && (pw === '' || pw === undefined)) {
+        // blank keeps the current password
+      } else {
+        if (!isAdmin && current.lockPassword) throw forbidden('this user may not change the password');
+        next.password = await hashPassword(checkPassword(pw, settings.minimumPasswordLength));
+        passwordChanged = true;
+      }
+    }
+    if (next.perm.admin) next.lockPassword = false;
+    if (current.perm.admin && !next.perm.admin && this.d.users.countAdmins() <= 1) throw forbidden('the last admin cannot lose admin rights');
+    this.d.users.transaction(() => {
+      if (next.username !== current.username) {
+        const other = this.d.users.byUsername(next.username);
+        if (other && other.id !== id) throw exists('username already taken');
+      }
+      this.d.users.update(next);
+      const changed = REVOKING.some((f) => (f === 'password' ? passwordChanged : JSON.stringify(current[f]) !== JSON.stringify(next[f])));
+      if (changed) this.d.sessions.deleteForUser(id, actor.user?.id === id ? actor.sessionId : undefined);
+    });
+    if (next.scope !== current.scope) await this.ensureScope(next.scope);
+    return publicUser(this.d.users.byId(id)!);
+  }
+
+  /** Deletes a user (their sessions and shares go with them); the last admin cannot be deleted. */
+  delete(actor: Actor, id: number): void {
+    if (actor.user && !actor.can('admin') && actor.user.id !== id) throw forbidden();
+    this.d.users.transaction(() => {
+      const u = this.d.users.byId(id);
+      if (!u) throw notFound();
+      if (u.perm.admin && this.d.users.countAdmins() <= 1) throw new AppError('FORBIDDEN', 'the last admin cannot be deleted');
+      this.d.users.delete(id);
+    });
+  }
+
+  /** Replaces or merges users from an export; ids kept when free, hashes kept as they are. */
+  async import(list: unknown, opts: { overwrite?: boolean; replace?: boolean }): Promise<number> {
+    if (!Array.isArray(list)) throw invalid('the file must hold a list of users');
+    const prepared = list.map((raw, i) => {
+      if (!raw || typeof raw !== 'object') throw invalid(`user #${i + 1} is not an object`);
+      const r = raw as Record<string, unknown>;
+      const username = checkUsername(r.username);
+      const hash = String(r.password ?? '');
+      if (!/^\$2[aby]\$\d\d\$/.test(hash)) throw invalid(`user "${username}": password must be a bcrypt hash`);
+      const fields = normaliseUserFields(r, `users[${i}]`);
+      return { id: typeof r.id === 'number' ? r.id : undefined, user: { ...this.d.settings.get().defaults, rules: [], ...fields, scope: fields.scope ?? '/', username, password: hash } as Omit<User, 'id'> };
+    });
+    if (!prepared.some((p) => p.user.perm.admin) && opts.replace) throw invalid('the imported users must include an admin');
+    this.d.users.transaction(() => {
+      if (opts.replace) for (const u of this.d.users.all()) this.d.users.delete(u.id);
+      for (const p of prepared) {
+        const existing = (p.id !== undefined && this.d.users.byId(p.id)) || this.d.users.byUsername(p.user.username);
+        if (existing) {
+          if (!opts.overwrite) throw exists(`user "${p.user.username}" (id ${existing.id}) already exists; use --overwrite`);
+          this.d.users.update({ ...p.user, id: existing.id });
+          this.d.sessions.deleteForUser(existing.id);
+        } else this.d.users.insert(p.user, p.id);
+      }
+      if (this.d.users.countAdmins() === 0) throw invalid('the import would leave no admin');
+    });
+    for (const p of prepared) await this.ensureScope(p.user.scope);
+    return prepared.length;
+  }
+
+  /** Full records including password hashes, for `users export` only (never over HTTP). */
+  exportAll(): StoredUser[] {
+    return this.d.users.all();
+  }
+}
