@@ -15,7 +15,7 @@ import { SharesService } from './services/shares/shares.service';
 
 /** Everything the HTTP layer and the CLI share. Built once per process by createServices(). */
 export interface Services {
-  config: Readonly<Config>;
+  config: Readonly<Config> & { configFile?: string | null };
   log: Logger;
   db: Database;
   stores: { users: UsersStore; sessions: SessionsStore; settings: SettingsStore; shares: SharesStore };
@@ -28,7 +28,7 @@ export interface Services {
 }
 
 /** Composition root: opens the database (migrating it) and wires the services. No HTTP here. */
-export function createServices(config: Readonly<Config>, log: Logger = createLogger(config.log)): Services {
+export function createServices(config: Readonly<Config> & { configFile?: string | null }, log: Logger = createLogger(config.log)): Services {
   const db = openDatabase(config.database);
   const stores = { users: new UsersStore(db), sessions: new SessionsStore(db), settings: new SettingsStore(db), shares: new SharesStore(db) };
   const settings = new SettingsService(stores.settings);

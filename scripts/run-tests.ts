@@ -1,0 +1,73 @@
+/**
+ * Runs every suite and ends with one line "N passed, N failed" summing them all.
+ * Suites: typecheck, unit + api (bun test, through app.handle and loopback servers, CLI against the compiled
+ * binary), e2e (bun test + playwright-core + Debian Chromium against the compiled binary).
+ * Usage: bun scripts/run-tests.ts [--no-build] [--only unit|e2e|typecheck]
+ */
+import { spawn } from 'bun';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dir, '..');
+const args = process.argv.slice(2);
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const BIN = join(ROOT, 'dist', 'filedeck');
+
+interface Result { name: string; passed: number; failed: number; ms: number }
+const results: Result[] = [];
+
+async function run(name: string, cmd: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
+  const t0 = performance.now();
+  process.stdout.write(`\n=== ${name}: ${cmd.join(' ')}\n`);
+  const p = spawn(cmd, { cwd: ROOT, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' });
+  let out = '';
+  const pump = async (s: ReadableStream<Uint8Array>, w: NodeJS.WriteStream) => {
+    const dec = new TextDecoder();
+    for await (const c of s) {
+      const t = dec.decode(c, { stream: true });
+      out += t;
+      w.write(t);
+    }
+  };
+  await Promise.all([pump(p.stdout, process.stdout), pump(p.stderr, process.stderr)]);
+  const code = await p.exited;
+  return { code, out: out + `\n__ms=${Math.round(performance.now() - t0)}` };
+}
+
+const ms = (out: string) => Number(/__ms=(\d+)/.exec(out)?.[1] ?? 0);
+
+async function bunTest(name: string, paths: string[], extra: string[] = []): Promise<void> {
+  const { code, out } = await run(name, [process.execPath, 'test', ...extra, ...paths], { FILEDECK_BIN: BIN });
+  const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}$`, 'm').exec(out)?.[1] ?? 0);
+  let passed = count('pass');
+  let failed = count('fail');
+  if (code !== 0 && failed === 0) failed = 1; // crashed or found no tests: never count as green
+  results.push({ name, passed, failed, ms: ms(out) });
+}
+
+if (!args.includes('--no-build') && only !== 'typecheck') {
+  const { code } = await run('build', [process.execPath, 'scripts/build.ts']);
+  if (code !== 0) {
+    console.log('\nbuild failed');
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+}
+
+if (!only || only === 'typecheck') {
+  const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+  const { code, out } = await run('typecheck', [tsc, '--noEmit', '-p', 'tsconfig.json']);
+  results.push({ name: 'typecheck', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ms: ms(out) });
+}
+if (!only || only === 'unit') await bunTest('unit+api', ['tests/unit', 'tests/api']);
+if (!only || only === 'e2e') {
+  if (!existsSync('/usr/bin/chromium')) console.log('\n/usr/bin/chromium is missing: e2e tests will fail (npm test installs it with apt-get)');
+  await bunTest('e2e', ['tests/e2e'], ['--path-ignore-patterns', 'node_modules/**', '--timeout', '60000']);
+}
+
+console.log('\n=== summary');
+for (const r of results) console.log(`${r.name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  (${(r.ms / 1000).toFixed(1)} s)`);
+const passed = results.reduce((a, r) => a + r.passed, 0);
+const failed = results.reduce((a, r) => a + r.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

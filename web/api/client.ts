@@ -1,0 +1,79 @@
+/** An API failure: the HTTP status (0 = no connection) and the response body text as the message. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
+
+/** What the session layer plugs into the client; the client itself knows nothing about state. */
+export interface ClientHooks {
+  token: () => string;
+  /** A response carried `X-Renew-Token: true`. */
+  renewRequested: () => void;
+  /** An authenticated call was answered with 401. */
+  unauthorized: () => void;
+}
+
+let apiBase = '/api';
+let hooks: ClientHooks = { token: () => '', renewRequested: () => {}, unauthorized: () => {} };
+
+/** Sets the API base (`<baseURL>/api`) and the session hooks. Called once at start-up. */
+export function configureClient(baseURL: string, sessionHooks: ClientHooks): void {
+  apiBase = `${baseURL}/api`;
+  hooks = sessionHooks;
+}
+
+export interface RequestOptions {
+  method?: string;
+  /** Serialised as JSON with the matching content type. */
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+  /** Send X-Auth and treat a 401 as the end of the session (default true). */
+  auth?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Performs a call under the API base; any non-2xx answer becomes an ApiError. */
+export async function request(path: string, opts: RequestOptions = {}): Promise<Response> {
+  const auth = opts.auth ?? true;
+  const headers: Record<string, string> = { ...opts.headers };
+  let body = opts.body;
+  if (opts.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.json);
+  }
+  const token = auth ? hooks.token() : '';
+  if (token) headers['X-Auth'] = token;
+
+  let res: Response;
+  try {
+    res = await fetch(apiBase + path, { method: opts.method ?? 'GET', headers, body, signal: opts.signal, credentials: 'same-origin' });
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'AbortError') throw e;
+    throw new ApiError(0, '000 No connection');
+  }
+
+  if (res.headers.get('X-Renew-Token') === 'true') hooks.renewRequested();
+  if (!res.ok) {
+    const message = await res.text().catch(() => '');
+    if (res.status === 401 && token) hooks.unauthorized();
+    throw new ApiError(res.status, message || `${res.status} ${res.statusText}`);
+  }
+  return res;
+}
+
+/** A call whose answer is plain text (tokens). */
+export async function requestText(path: string, opts?: RequestOptions): Promise<string> {
+  return (await request(path, opts)).text();
+}
+
+/** A call whose answer is JSON. */
+export async function requestJson<T>(path: string, opts?: RequestOptions): Promise<T> {
+  return (await request(path, opts)).json() as Promise<T>;
+}
