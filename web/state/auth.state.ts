@@ -1,0 +1,100 @@
+import { proxy } from 'valtio/vanilla';
+import type { TokenUser } from '../../server/contract/user';
+import * as api from '../api/auth';
+import { configureClient } from '../api/client';
+import { goTo, loginRedirectPath } from './navigation';
+import { pageConfig, usesEmptyLogin } from './page-config';
+import { decodeToken, forgetToken, readStoredToken, storeToken } from './token';
+
+interface AuthState {
+  user: TokenUser | null;
+  token: string;
+  loggedIn: boolean;
+}
+
+/** The session: who is logged in and with which token. */
+export const auth = proxy<AuthState>({ user: null, token: '', loggedIn: false });
+
+function setSession(token: string): void {
+  const { user } = decodeToken(token);
+  storeToken(token);
+  auth.token = token;
+  auth.user = user;
+  auth.loggedIn = true;
+}
+
+function clearSession(): void {
+  forgetToken();
+  auth.token = '';
+  auth.user = null;
+  auth.loggedIn = false;
+}
+
+let renewing: Promise<void> | null = null;
+
+/** Replaces the token with a fresh one; concurrent requests share one renewal. Failures are only logged. */
+export function renewToken(): Promise<void> {
+  if (!auth.token) return Promise.resolve();
+  renewing ??= api
+    .renew(auth.token)
+    .then(setSession)
+    .catch((e: unknown) => console.warn('filedeck: token renewal failed', e))
+    .finally(() => {
+      renewing = null;
+    });
+  return renewing;
+}
+
+/** A 401 on an authenticated call: the server already dropped the session, so only the client side is cleared. */
+function onUnauthorized(): void {
+  if (!auth.loggedIn) return;
+  const back = loginRedirectPath();
+  clearSession();
+  goTo(back);
+}
+
+/**
+ * Start-up: wires the API client, then either performs the empty login (no-auth / proxy modes) or restores the
+ * stored token and renews it. Failures are only logged and leave the app logged out.
+ */
+export async function startSession(): Promise<void> {
+  configureClient(pageConfig.BaseURL, {
+    token: () => auth.token,
+    renewRequested: () => void renewToken(),
+    unauthorized: onUnauthorized,
+  });
+  try {
+    if (usesEmptyLogin) {
+      setSession(await api.loginEmpty());
+      return;
+    }
+    const stored = readStoredToken();
+    if (!stored) return;
+    decodeToken(stored);
+    setSession(await api.renew(stored));
+  } catch (e) {
+    console.warn('filedeck: could not start the session', e);
+    clearSession();
+  }
+}
+
+/** Logs in with a username and password; throws the ApiError on failure. */
+export async function login(username: string, password: string): Promise<void> {
+  setSession(await api.login(username, password));
+}
+
+/** Registers a new account, then logs in with it. */
+export async function signup(username: string, password: string): Promise<void> {
+  await api.signup(username, password);
+  await login(username, password);
+}
+
+/** Ends the session on the server (a failure is ignored), clears the stored token and user, then shows the login page. */
+export async function logout(): Promise<void> {
+  const token = auth.token;
+  if (token) await api.logout(token).catch((e: unknown) => console.warn('filedeck: logout call failed', e));
+  clearSession();
+  const target = pageConfig.LogoutPage || '/login';
+  if (/^https?:\/\//i.test(target)) window.location.assign(target);
+  else goTo(target.startsWith('/') ? target : '/login');
+}
