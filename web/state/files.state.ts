@@ -7,11 +7,13 @@ export interface LoadError {
   message: string;
 }
 
+/** A listing kept out of valtio's proxying: it can be large and is replaced, never mutated. */
+type Listing = ReturnType<typeof ref<WebResource>>;
+
 interface FilesState {
   /** The decoded path last requested ("/a b/"). */
   path: string;
-  /** Kept as a plain (non-proxied) object: listings can be large and are replaced, never mutated. */
-  resource: WebResource | null;
+  resource: Listing | null;
   loading: boolean;
   error: LoadError | null;
 }

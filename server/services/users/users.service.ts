@@ -69,7 +69,9 @@ export class UsersService {
     const password = opts.passwordIsHash ? String(data.password ?? '') : checkPassword(data.password, settings.minimumPasswordLength);
     if (opts.passwordIsHash && !/^\$2[aby]\$\d\d\$/.test(password)) throw invalid('password hash must be a bcrypt hash');
     const { scope: _s, ...tpl } = settings.defaults;
-    const fields = normaliseUserFields({ ...data, scope: data.scope ?? '' }, 'user');
+    // A partial perm object is laid over the default permissions rather than zeroing the rest.
+    const perm = data.perm && typeof data.perm === 'object' ? { ...tpl.perm, ...(data.perm as object) } : tpl.perm;
+    const fields = normaliseUserFields({ ...data, perm, scope: data.scope ?? '' }, 'user');
     const user: Omit<User, 'id'> = {
       ...tpl,
       rules: [],
