@@ -42,6 +42,13 @@ export class SessionsStore {
     return (this.db.query('SELECT count(*) AS n FROM sessions WHERE user_id = ?').get(userId) as { n: number }).n;
   }
 
+  /** Keeps only the newest `keep` sessions of a user (a stolen password cannot mint unlimited sessions). */
+  trimForUser(userId: number, keep: number): number {
+    return this.db
+      .query('DELETE FROM sessions WHERE user_id = ?1 AND id NOT IN (SELECT id FROM sessions WHERE user_id = ?1 ORDER BY created_at DESC LIMIT ?2)')
+      .run(userId, keep).changes;
+  }
+
   deleteExpired(now: number): number {
     return this.db.query('DELETE FROM sessions WHERE expires_at < ?').run(now).changes;
   }

@@ -160,6 +160,14 @@ describe('renewal and revocation', () => {
     expect((await t.req('GET', '/api/users', { token: admin })).status).toBe(200); // the admin's own session stays
   });
 
+  test('a user keeps at most 50 sessions; the oldest ends first', async () => {
+    t = await makeTestApp();
+    const first = await t.adminToken();
+    for (let i = 0; i < 50; i++) await t.login('admin', ADMIN_PASSWORD);
+    expect(t.s.stores.sessions.countForUser(1)).toBe(50);
+    expect((await t.req('GET', '/api/users', { token: first })).status).toBe(401);
+  });
+
   test('a deleted user\'s token is 401, not 500', async () => {
     t = await makeTestApp();
     const bob = await t.userToken('bob');

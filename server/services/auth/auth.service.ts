@@ -8,6 +8,8 @@ import { randomPassword, verifyPassword } from './password-policy';
 import { RateLimiter } from './rate-limiter';
 
 export const LOGIN_FAILURES_PER_MINUTE = 10;
+/** The oldest sessions of a user beyond this many end when a new one starts. */
+export const MAX_SESSIONS_PER_USER = 50;
 
 /** Claims of a login token besides iat/exp. The session id makes the token revocable. */
 export interface TokenClaims {
@@ -109,6 +111,7 @@ export class AuthService {
     const expiresAt = now + this.d.tokenLifetimeMs;
     this.d.sessions.deleteExpired(now);
     this.d.sessions.create({ id: sid, userId: user.id, createdAt: now, expiresAt });
+    this.d.sessions.trimForUser(user.id, MAX_SESSIONS_PER_USER);
     return { sid, expiresAt };
   }
 
