@@ -27,9 +27,9 @@ registerRules(program);
 registerCmds(program);
 registerMisc(program);
 
-try {
-  await program.parseAsync(process.argv);
-} catch (e) {
+// No top-level await: the binary is compiled to bytecode, which needs a CommonJS-shaped entry.
+program.parseAsync(process.argv).catch((e: unknown) => {
   if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 1);
-  throw e;
-}
+  process.stderr.write(`filedeck: ${(e as Error)?.message ?? String(e)}\n`);
+  process.exit(1);
+});

@@ -27,11 +27,12 @@ export async function createHttpApp(s: Services) {
 
   const app = new Elysia()
     .use(errorPlugin(s.log, ip.client))
-    .onRequest(({ set }) => {
+    .onRequest(({ request, set }) => {
       set.headers['X-Content-Type-Options'] = 'nosniff';
       set.headers['Referrer-Policy'] = 'no-referrer';
+      // The bare prefix gets a slash (the router would treat "/base" and "/base/" alike).
+      if (base && new URL(request.url).pathname === base) return new Response(null, { status: 301, headers: { Location: `${base}/` } });
     });
-  if (base) app.get(base, () => new Response(null, { status: 301, headers: { Location: `${base}/` } }));
   return app.use(routes);
 }
 export type HttpApp = Awaited<ReturnType<typeof createHttpApp>>;

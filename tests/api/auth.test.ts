@@ -280,6 +280,8 @@ describe('wire format', () => {
     expect((await t.req('GET', '/health')).status).toBe(200); // req() adds the base
     const r = await t.app.handle(new Request('http://localhost/fd'));
     expect([r.status, r.headers.get('location')]).toEqual([301, '/fd/']);
+    expect((await t.app.handle(new Request('http://localhost/fd/'))).status).not.toBe(301);
+    expect((await t.app.handle(new Request('http://localhost/fd/files/a/'))).status).not.toBe(301);
     expect((await t.app.handle(new Request('http://localhost/api/users'))).status).toBe(404);
   });
 });
