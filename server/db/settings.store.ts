@@ -2,11 +2,21 @@ import type { Database } from 'bun:sqlite';
 
 /** Key/value storage of settings (JSON values) and of secrets (bytes never leave the server). */
 export class SettingsStore {
+  private cache: { version: number; values: Record<string, unknown> } | null = null;
+
   constructor(private readonly db: Database) {}
 
+  /**
+   * All settings, read once and cached until the database changes. PRAGMA data_version moves when another
+   * connection (the CLI) commits; our own writes clear the cache in putMany.
+   */
   getAll(): Record<string, unknown> {
+    const version = (this.db.query('PRAGMA data_version').get() as { data_version: number }).data_version;
+    if (this.cache?.version === version) return structuredClone(this.cache.values);
     const rows = this.db.query('SELECT key, value FROM settings').all() as { key: string; value: string }[];
-    return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value)]));
+    const values = Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value)]));
+    this.cache = { version, values };
+    return structuredClone(values);
   }
 
   isEmpty(): boolean {
@@ -19,6 +29,7 @@ export class SettingsStore {
     this.db.transaction(() => {
       for (const [k, v] of Object.entries(values)) stmt.run(k, JSON.stringify(v));
     }).immediate();
+    this.cache = null;
   }
 
   getSecret(name: string): Uint8Array | null {
