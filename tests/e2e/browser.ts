@@ -21,7 +21,9 @@ export async function newPage(browser: Browser, opts: { locale?: string; width?:
   return { context, page };
 }
 
-export function shot(page: Page, name: string): Promise<Buffer> {
+/** Saves a screenshot once the start-up loading indicator is gone. */
+export async function shot(page: Page, name: string): Promise<Buffer> {
+  await page.waitForSelector('#loading', { state: 'detached' });
   return page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
