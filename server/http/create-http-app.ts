@@ -2,7 +2,7 @@ import { Elysia } from 'elysia';
 import type { Services } from '../app';
 import { json } from './body';
 import { makeClientIp } from './client-ip';
-import { authPlugin } from './plugins/auth.plugin';
+import { authPlugin, importSigningKey } from './plugins/auth.plugin';
 import { errorPlugin, textResponse } from './plugins/error.plugin';
 import { staticPlugin } from './plugins/static.plugin';
 import { authRoutes } from './routes/auth.routes';
@@ -13,7 +13,7 @@ import { usersRoutes } from './routes/users.routes';
 /** The Elysia app for a set of services: everything lives under config.baseURL. */
 export async function createHttpApp(s: Services) {
   const ip = makeClientIp(s.config.trustedProxies);
-  const auth = authPlugin(s, ip);
+  const auth = authPlugin(s, ip, await importSigningKey(s.settings.signingKey()));
   const base = s.config.baseURL;
 
   const routes = new Elysia({ prefix: base })
