@@ -8,6 +8,11 @@ import { SharesStore } from './db/shares.store';
 import { UsersStore } from './db/users.store';
 import { AuthService } from './services/auth/auth.service';
 import { FilesService } from './services/files/files.service';
+import { TusService } from './services/files/tus.service';
+import { noHooks, type Hooks } from './services/hooks/hooks';
+import { PreviewService } from './services/preview/preview.service';
+import { PreviewCacheStore } from './db/preview-cache.store';
+import { UploadsStore } from './db/uploads.store';
 import { SettingsService } from './services/settings/settings.service';
 import { ensureInitialised, type FirstRun } from './services/setup/setup.service';
 import { UsersService } from './services/users/users.service';
@@ -18,11 +23,14 @@ export interface Services {
   config: Readonly<Config> & { configFile?: string | null };
   log: Logger;
   db: Database;
-  stores: { users: UsersStore; sessions: SessionsStore; settings: SettingsStore; shares: SharesStore };
+  stores: { users: UsersStore; sessions: SessionsStore; settings: SettingsStore; shares: SharesStore; uploads: UploadsStore; previews: PreviewCacheStore };
   settings: SettingsService;
   users: UsersService;
   auth: AuthService;
   files: FilesService;
+  tus: TusService;
+  previews: PreviewService;
+  hooks: Hooks;
   shares: SharesService;
   close(): void;
 }
@@ -30,10 +38,20 @@ export interface Services {
 /** Composition root: opens the database (migrating it) and wires the services. No HTTP here. */
 export function createServices(config: Readonly<Config> & { configFile?: string | null }, log: Logger = createLogger(config.log)): Services {
   const db = openDatabase(config.database);
-  const stores = { users: new UsersStore(db), sessions: new SessionsStore(db), settings: new SettingsStore(db), shares: new SharesStore(db) };
+  const stores = {
+    users: new UsersStore(db),
+    sessions: new SessionsStore(db),
+    settings: new SettingsStore(db),
+    shares: new SharesStore(db),
+    uploads: new UploadsStore(db),
+    previews: new PreviewCacheStore(db),
+  };
   const settings = new SettingsService(stores.settings);
   const users = new UsersService({ users: stores.users, sessions: stores.sessions, settings, root: config.root });
   const auth = new AuthService({ users: stores.users, sessions: stores.sessions, settings, usersService: users, tokenLifetimeMs: config.tokenExpirationTime });
+  const hooks: Hooks = noHooks; // the command-runner issue provides the real hooks
+  const previews = new PreviewService({ cacheDir: config.cacheDir, store: stores.previews, enableThumbnails: config.enableThumbnails, resizePreview: config.resizePreview, imageProcessors: config.imageProcessors });
+  const files = new FilesService({ hooks, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader });
   return {
     config,
     log,
@@ -42,7 +60,10 @@ export function createServices(config: Readonly<Config> & { configFile?: string 
     settings,
     users,
     auth,
-    files: new FilesService(),
+    files,
+    tus: new TusService(stores.uploads, files),
+    previews,
+    hooks,
     shares: new SharesService(stores.shares, stores.users),
     close: () => db.close(),
   };

@@ -37,6 +37,10 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
   const s0 = s.settings.get();
   if (s0.signup && !s0.createUserDir && s0.defaults.scope === '.') s.log.warn('signup is on and new users get the whole root as scope; enable createUserDir');
   const app = await createHttpApp(s);
+  // Abandoned resumable uploads: their temporary files go once idle for too long.
+  const sweep = () => void s.tus.sweep().catch((e) => s.log.warn(`upload sweep: ${(e as Error).message}`));
+  sweep();
+  setInterval(sweep, 60_000).unref();
   const tls = config.cert ? { cert: Bun.file(config.cert), key: Bun.file(config.key) } : undefined;
   app.listen({ hostname: config.address, port: config.port, tls, maxRequestBodySize: 1024 ** 4, idleTimeout: 120 });
   const port = app.server?.port ?? config.port;

@@ -55,4 +55,26 @@ CREATE TABLE shares (
 CREATE INDEX shares_user_path ON shares(user_id, path);
 `,
   },
+  {
+    version: 2,
+    name: 'resumable uploads and preview cache index',
+    sql: `
+CREATE TABLE uploads (
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  path TEXT NOT NULL,
+  temp_path TEXT NOT NULL,
+  length INTEGER NOT NULL,
+  override INTEGER NOT NULL DEFAULT 0,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (user_id, path)
+);
+CREATE TABLE preview_cache (
+  real_path TEXT NOT NULL,
+  file TEXT NOT NULL PRIMARY KEY,
+  bytes INTEGER NOT NULL,
+  used_at INTEGER NOT NULL
+);
+CREATE INDEX preview_cache_path ON preview_cache(real_path);
+`,
+  },
 ];

@@ -1,11 +1,18 @@
-import { lstat, mkdir, readdir, readlink, realpath, stat } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
+import { copyFile, lstat, mkdir, open, readdir, readlink, realpath, rename, rm, stat, statfs, unlink, utimes } from 'node:fs/promises';
+import type { Dirent, Stats } from 'node:fs';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { AppError, forbidden } from '../core/errors';
 import { fromFsError } from './fs-errors';
+import { joinVirtual, parentOf } from './virtual-path';
 
 const MAX_HOPS = 40;
+export const FILE_MODE = 0o640;
+export const DIR_MODE = 0o750;
+/** Our in-progress files (uploads being written). Hidden from listings, search and archives. */
+export const TEMP_NAME = /^\.filedeck-[A-Za-z0-9_-]+\.part$/;
+
+export const tempName = () => `.filedeck-${Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString('base64url')}.part`;
 
 function inside(real: string, root: string): boolean {
   return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
@@ -46,14 +53,33 @@ export interface DirEntry {
   broken: boolean;
 }
 
+/** One entry met by walk(): its virtual path and what kind it is (symlinks already resolved in scope). */
+export interface WalkEntry {
+  path: string;
+  name: string;
+  isDir: boolean;
+  /** Real location on disk, for reading. */
+  real: string;
+}
+
+async function wrap<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw fromFsError(e);
+  }
+}
+
 /**
  * The ONLY way to reach user files on disk. Rooted at a scope; every virtual path ("/a/b", already canonical)
  * is joined under the root and checked so that no symlink, existing or dangling, at any component, leads outside
- * the root (unless followExternalSymlinks is set by the admin).
+ * the root (unless followExternalSymlinks is set by the admin). Reads use the checked real location; writes go
+ * to a temporary file in the real target folder and are renamed into place, so a failed write never leaves a
+ * partial file and never replaces the old one.
  */
 export class ScopedFs {
   readonly root: string;
-  private readonly realRoot: string;
+  readonly realRoot: string;
 
   constructor(root: string, private readonly followExternalSymlinks = false) {
     this.root = resolve(root);
@@ -64,85 +90,283 @@ export class ScopedFs {
     }
   }
 
-  /** Disk path for a canonical virtual path; throws FORBIDDEN when it would leave the scope. */
-  async resolve(vpath: string): Promise<string> {
+  private lexical(vpath: string): string {
     const disk = vpath === '/' ? this.root : join(this.root, ...vpath.slice(1).split('/'));
     if (!inside(disk, this.root)) throw forbidden(); // defence in depth: canonical paths never get here
-    if (this.followExternalSymlinks) return disk;
-    try {
-      const real = await realLocation(disk);
-      if (!inside(real, this.realRoot)) throw forbidden();
-    } catch (e) {
-      throw fromFsError(e);
-    }
     return disk;
   }
 
-  async stat(vpath: string): Promise<{ disk: string; stats: Stats; isSymlink: boolean }> {
-    const disk = await this.resolve(vpath);
+  /** Real location of a path (existing or not); throws FORBIDDEN when it would leave the scope. */
+  async real(vpath: string): Promise<string> {
+    const disk = this.lexical(vpath);
+    if (this.followExternalSymlinks) return disk;
+    const real = await wrap(() => realLocation(disk));
+    if (!inside(real, this.realRoot)) throw forbidden();
+    return real;
+  }
+
+  /** Disk path for a canonical virtual path, after the scope check. */
+  async resolve(vpath: string): Promise<string> {
+    await this.real(vpath);
+    return this.lexical(vpath);
+  }
+
+  /** Stats of the target (a symlink is described by its target) and whether the path itself is a link. */
+  async stat(vpath: string): Promise<{ real: string; stats: Stats; isSymlink: boolean }> {
+    const real = await this.real(vpath);
+    return wrap(async () => {
+      const l = await lstat(this.lexical(vpath));
+      return { real, stats: l.isSymbolicLink() ? await stat(real) : l, isSymlink: l.isSymbolicLink() };
+    });
+  }
+
+  /** True when something exists at the path (a broken in-scope link counts as existing). */
+  async exists(vpath: string): Promise<boolean> {
     try {
-      const l = await lstat(disk);
-      const stats = l.isSymbolicLink() ? await stat(disk) : l;
-      return { disk, stats, isSymlink: l.isSymbolicLink() };
+      await lstat(await this.real(vpath));
+      return true;
     } catch (e) {
-      throw fromFsError(e);
+      if (e instanceof AppError && e.code === 'FORBIDDEN') throw e;
+      return false;
     }
   }
 
-  /**
-   * Lists a folder. Symlinks leaving the scope are omitted entirely; broken ones are reported as broken;
-   * in-scope ones carry their target's stats.
-   */
-  async list(vpath: string): Promise<DirEntry[]> {
-    const disk = await this.resolve(vpath);
-    let names: string[];
+  private async classify(dirReal: string, name: string): Promise<DirEntry | null> {
+    const p = join(dirReal, name);
+    let l: Stats;
     try {
-      names = await readdir(disk);
-    } catch (e) {
-      throw fromFsError(e);
+      l = await lstat(p);
+    } catch {
+      return null; // vanished meanwhile
     }
+    if (!l.isSymbolicLink()) return { name, stats: l, isSymlink: false, broken: false };
+    let real: string;
+    try {
+      real = await realLocation(p);
+    } catch {
+      return null;
+    }
+    if (!this.followExternalSymlinks && !inside(real, this.realRoot)) return null; // escaping links are omitted
+    try {
+      return { name, stats: await stat(p), isSymlink: true, broken: false };
+    } catch {
+      return { name, stats: l, isSymlink: true, broken: true };
+    }
+  }
+
+  /** Lists a folder: escaping symlinks omitted, broken ones marked, in-scope ones with their target's stats. */
+  async list(vpath: string): Promise<DirEntry[]> {
+    const dir = await this.real(vpath);
+    const names = await wrap(() => readdir(dir));
     const out: DirEntry[] = [];
-    for (const name of names) {
-      const p = join(disk, name);
-      let l: Stats;
-      try {
-        l = await lstat(p);
-      } catch {
-        continue; // vanished meanwhile
-      }
-      if (!l.isSymbolicLink()) {
-        out.push({ name, stats: l, isSymlink: false, broken: false });
-        continue;
-      }
-      let real: string;
-      try {
-        real = await realLocation(p);
-      } catch {
-        continue;
-      }
-      if (!this.followExternalSymlinks && !inside(real, this.realRoot)) continue;
-      try {
-        out.push({ name, stats: await stat(p), isSymlink: true, broken: false });
-      } catch {
-        out.push({ name, stats: l, isSymlink: true, broken: true });
-      }
+    const BATCH = 64;
+    for (let i = 0; i < names.length; i += BATCH) {
+      const batch = await Promise.all(names.slice(i, i + BATCH).filter((n) => !TEMP_NAME.test(n)).map((n) => this.classify(dir, n)));
+      for (const e of batch) if (e) out.push(e);
     }
     return out;
   }
 
+  /**
+   * Walks a folder depth-first, yielding every entry below it (not the folder itself). Escaping symlinks are
+   * skipped; symlinked folders are not descended (no cycles). `enter` may prune a folder (e.g. denied by rules).
+   */
+  async *walk(vpath: string, enter: (e: WalkEntry) => boolean = () => true, signal?: AbortSignal): AsyncGenerator<WalkEntry> {
+    const start = await this.real(vpath);
+    const stack: { v: string; real: string }[] = [{ v: vpath, real: start }];
+    while (stack.length) {
+      if (signal?.aborted) return;
+      const { v, real } = stack.pop()!;
+      let entries: Dirent[];
+      try {
+        entries = await readdir(real, { withFileTypes: true });
+      } catch {
+        continue; // unreadable folders are skipped
+      }
+      const subdirs: { v: string; real: string }[] = [];
+      for (const d of entries) {
+        if (TEMP_NAME.test(d.name)) continue;
+        const childV = joinVirtual(v, d.name);
+        const childReal = join(real, d.name);
+        let isDir = d.isDirectory();
+        let target = childReal;
+        if (d.isSymbolicLink()) {
+          try {
+            target = await realLocation(childReal);
+          } catch {
+            continue;
+          }
+          if (!this.followExternalSymlinks && !inside(target, this.realRoot)) continue;
+          try {
+            isDir = false; // never descend through links
+            if ((await stat(childReal)).isDirectory()) continue; // a linked folder is not walked
+          } catch {
+            continue; // broken link
+          }
+        }
+        const entry: WalkEntry = { path: childV, name: d.name, isDir, real: target };
+        yield entry;
+        if (isDir && enter(entry)) subdirs.push({ v: childV, real: childReal });
+      }
+      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
+    }
+  }
+
+  private checkReal(real: string): void {
+    if (!this.followExternalSymlinks && !inside(real, this.realRoot)) throw forbidden();
+  }
+
+  /** The first `n` bytes of a file this scope already resolved (a stat or listing result), for type sniffing. */
+  async head(real: string, n = 512): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+    this.checkReal(real);
+    return wrap(async () => {
+      const fh = await open(real, 'r');
+      try {
+        const buf = Buffer.alloc(n);
+        const { bytesRead } = await fh.read(buf, 0, n, 0);
+        return { bytes: buf.subarray(0, bytesRead), truncated: bytesRead === n };
+      } finally {
+        await fh.close();
+      }
+    });
+  }
+
+  /** A whole (small) text file. Callers cap the size first. */
+  async readText(real: string): Promise<string> {
+    this.checkReal(real);
+    return wrap(() => Bun.file(real).text());
+  }
+
+  /** Hex digest of a file, streamed. */
+  async hash(real: string, algo: 'md5' | 'sha1' | 'sha256' | 'sha512'): Promise<string> {
+    this.checkReal(real);
+    return wrap(async () => {
+      const h = new Bun.CryptoHasher(algo);
+      for await (const chunk of Bun.file(real).stream()) h.update(chunk);
+      return h.digest('hex');
+    });
+  }
+
   /** Creates a folder and its missing parents inside the scope. */
   async mkdirp(vpath: string): Promise<void> {
-    const disk = await this.resolve(vpath);
+    const real = await this.real(vpath);
+    await wrap(() => mkdir(real, { recursive: true, mode: DIR_MODE }));
+    await this.real(vpath); // re-check: a racing symlink swap must not leave us pointing outside
+  }
+
+  /**
+   * Writes a file atomically: the body streams into a temporary file in the target's folder, is synced, and is
+   * renamed over the target only when complete. On any error (client abort, disk full) the temporary file is
+   * removed and the previous file is untouched. `exclusive` refuses an existing target (checked again at the end).
+   */
+  async writeFile(vpath: string, body: AsyncIterable<Uint8Array> | null, opts: { exclusive?: boolean; mode?: number } = {}): Promise<Stats> {
+    await this.mkdirp(parentOf(vpath));
+    const target = await this.real(vpath);
+    const tmp = join(dirname(target), tempName());
+    await wrap(async () => {
+      const fh = await open(tmp, 'wx', opts.mode ?? FILE_MODE);
+      try {
+        if (body) for await (const chunk of body) await fh.write(chunk);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+    }).catch(async (e) => {
+      await unlink(tmp).catch(() => {});
+      throw e;
+    });
+    return this.commitTemp(tmp, vpath, opts.exclusive ?? false);
+  }
+
+  /** Creates an empty temporary file next to a target (for resumable uploads); returns its real path. */
+  async createTemp(vpath: string): Promise<string> {
+    await this.mkdirp(parentOf(vpath));
+    const target = await this.real(vpath);
+    const tmp = join(dirname(target), tempName());
+    await wrap(async () => (await open(tmp, 'wx', FILE_MODE)).close());
+    return tmp;
+  }
+
+  /** Renames a finished temporary file over the target (re-checking the scope first). */
+  async commitTemp(tmp: string, vpath: string, exclusive: boolean): Promise<Stats> {
     try {
-      await mkdir(disk, { recursive: true, mode: 0o750 });
+      const target = await this.real(vpath);
+      if (dirname(target) !== dirname(tmp)) throw forbidden(); // the folder moved or was swapped meanwhile
+      if (exclusive && (await lstat(target).then(() => true, () => false))) throw new AppError('EXISTS');
+      const st = await lstat(target).catch(() => null);
+      if (st?.isDirectory()) throw new AppError('EXISTS', 'a folder has that name');
+      await wrap(() => rename(tmp, target));
+      return await wrap(() => stat(target));
     } catch (e) {
-      throw fromFsError(e);
+      await unlink(tmp).catch(() => {});
+      throw e;
     }
-    await this.resolve(vpath); // re-check: a racing symlink swap must not leave us pointing outside
+  }
+
+  /** Removes a file or a folder tree. Symlinks inside are removed as links, never followed. */
+  async remove(vpath: string): Promise<void> {
+    if (vpath === '/') throw forbidden();
+    await this.real(vpath);
+    const disk = this.lexical(vpath);
+    await wrap(async () => {
+      await lstat(disk);
+      await rm(disk, { recursive: true, force: false });
+    });
+  }
+
+  /** Moves within the scope: a rename, or copy-then-delete across devices. */
+  async move(src: string, dst: string): Promise<void> {
+    const from = this.lexical(src);
+    await this.real(src);
+    await this.mkdirp(parentOf(dst));
+    const to = await this.real(dst);
+    try {
+      await rename(from, to);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw fromFsError(e);
+      await this.copy(src, dst);
+      await this.remove(src);
+    }
+  }
+
+  /**
+   * Copies a file or a tree within the scope. Files are copied to a temporary name and renamed, so a failed
+   * copy never leaves a half-written file. Links are copied as the data they point to (inside the scope).
+   */
+  async copy(src: string, dst: string): Promise<void> {
+    const { real, stats } = await this.stat(src);
+    await this.mkdirp(parentOf(dst));
+    if (!stats.isDirectory()) {
+      const target = await this.real(dst);
+      const tmp = join(dirname(target), tempName());
+      await wrap(() => copyFile(real, tmp)).catch(async (e) => {
+        await unlink(tmp).catch(() => {});
+        throw e;
+      });
+      await utimes(tmp, stats.atime, stats.mtime).catch(() => {});
+      await this.commitTemp(tmp, dst, false);
+      return;
+    }
+    await this.mkdirp(dst);
+    for await (const e of this.walk(src)) {
+      const rel = e.path.slice(src === '/' ? 0 : src.length);
+      const out = dst === '/' ? rel : dst + rel;
+      if (e.isDir) await this.mkdirp(out);
+      else await this.copy(e.path, out);
+    }
+  }
+
+  /** Total and used bytes of the volume holding the path (zero for a file, as in the reference). */
+  async usage(vpath: string): Promise<{ total: number; used: number }> {
+    const { real, stats } = await this.stat(vpath);
+    if (!stats.isDirectory()) return { total: 0, used: 0 };
+    const s = await wrap(() => statfs(real));
+    return { total: s.blocks * s.bsize, used: (s.blocks - s.bfree) * s.bsize };
   }
 
   /** Creates the scope root itself when missing (server start, first run). */
   static ensureRoot(root: string): void {
-    mkdirSync(root, { recursive: true, mode: 0o750 });
+    mkdirSync(root, { recursive: true, mode: DIR_MODE });
   }
 }
+

@@ -9,6 +9,10 @@ import { authRoutes } from './routes/auth.routes';
 import { resourcesRoutes } from './routes/resources.routes';
 import { settingsRoutes } from './routes/settings.routes';
 import { usersRoutes } from './routes/users.routes';
+import { rawRoutes } from './routes/raw.routes';
+import { previewRoutes } from './routes/preview.routes';
+import { searchRoutes } from './routes/search.routes';
+import { tusRoutes } from './routes/tus.routes';
 
 /** The Elysia app for a set of services: everything lives under config.baseURL. */
 export async function createHttpApp(s: Services) {
@@ -22,6 +26,10 @@ export async function createHttpApp(s: Services) {
     .use(usersRoutes(s, auth))
     .use(settingsRoutes(s, auth))
     .use(resourcesRoutes(s, auth))
+    .use(rawRoutes(s, auth))
+    .use(previewRoutes(s, auth))
+    .use(searchRoutes(s, auth))
+    .use(tusRoutes(s, auth))
     .all('/api/*', () => textResponse(404))
     .use(await staticPlugin(s));
 

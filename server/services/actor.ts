@@ -16,6 +16,10 @@ export interface Actor {
   can(perm: PermName): boolean;
   /** Rules (global then user, last match wins) and hideDotfiles, on a virtual path of the user's scope. */
   allows(path: string): boolean;
+  /** The rules alone (no dotfile hiding): what descendants of a copied, moved or deleted tree must pass. */
+  rulesAllow(path: string): boolean;
+  /** True when any global or user rule exists (otherwise tree walks for rules can be skipped). */
+  readonly hasRules: boolean;
   /** The user's scope on disk; throws for the system actor. */
   readonly fs: ScopedFs;
 }
@@ -24,6 +28,8 @@ export const systemActor: Actor = {
   user: null,
   can: () => true,
   allows: () => true,
+  rulesAllow: () => true,
+  hasRules: false,
   get fs(): ScopedFs {
     throw new AppError('INTERNAL', 'the system actor has no scope');
   },
@@ -52,6 +58,8 @@ export function actorFor(user: StoredUser, opts: ActorOptions): Actor {
       }
       return rules.allows(path);
     },
+    rulesAllow: (path) => rules.allows(path),
+    hasRules: !rules.empty,
     get fs() {
       fs ??= new ScopedFs(scopeRoot, opts.followExternalSymlinks);
       return fs;

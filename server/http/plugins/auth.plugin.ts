@@ -94,5 +94,5 @@ export type AuthPlugin = ReturnType<typeof authPlugin>;
 
 /** Imports the signing key once: handing jose raw bytes would re-import it on every verification (~100 µs). */
 export function importSigningKey(raw: Uint8Array): Promise<CryptoKey> {
-  return crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  return crypto.subtle.importKey('raw', new Uint8Array(raw), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
 }

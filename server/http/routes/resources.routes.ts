@@ -1,20 +1,114 @@
 import { Elysia } from 'elysia';
 import type { Services } from '../../app';
+import { AppError } from '../../core/errors';
 import { decodeOnce, toVirtualPath } from '../../fs/virtual-path';
+import { copyOrMove, etagOf, remove, save, upload } from '../../services/files/files-write';
+import type { Actor } from '../../services/actor';
 import { json } from '../body';
 import type { AuthPlugin } from '../plugins/auth.plugin';
+import { textResponse } from '../plugins/error.plugin';
 
-/** The user path after a route prefix, decoded exactly once from the raw URL and canonicalised. */
+/** The user path after `<baseURL><prefix>`, decoded exactly once from the raw URL and canonicalised. */
 export function pathAfter(request: Request, prefix: string) {
   const pathname = new URL(request.url).pathname;
-  const i = pathname.indexOf(prefix);
-  return toVirtualPath(decodeOnce(i < 0 ? '/' : pathname.slice(i + prefix.length) || '/'));
+  return toVirtualPath(decodeOnce(pathname.startsWith(prefix) ? pathname.slice(prefix.length) || '/' : '/'));
 }
 
-/** Resources API. Reading is here; writes, uploads and the rest arrive with the files issue. */
+/** The PATCH destination as the web app sends it: encoded twice (the second decode keeps '+' as space, as Go did). */
+export function decodeDestination(value: string | null) {
+  if (!value) throw new AppError('INVALID', 'destination is required');
+  return toVirtualPath(decodeOnce(value.replace(/\+/g, ' '))).path;
+}
+
+/** Streams a JSON array item by item (never the whole list in memory). */
+export function jsonArrayStream<T>(items: AsyncIterable<T>, map: (t: T) => unknown): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  const it = items[Symbol.asyncIterator]();
+  let first = true;
+  let done = false;
+  return new ReadableStream({
+    async pull(c) {
+      if (done) return;
+      let chunk = first ? '[' : '';
+      for (let n = 0; n < 256; n++) {
+        const r = await it.next();
+        if (r.done) {
+          done = true;
+          c.enqueue(enc.encode(chunk + ']'));
+          c.close();
+          return;
+        }
+        chunk += (first ? '' : ',') + JSON.stringify(map(r.value));
+        first = false;
+      }
+      c.enqueue(enc.encode(chunk));
+    },
+    async cancel() {
+      await it.return?.(undefined);
+    },
+  });
+}
+
+const flag = (v: string | null) => v === 'true' || v === '1';
+
+type Ctx = { request: Request; actor: Actor };
+
+/** Resources API (spec §7, reference §4): read, upload, save, delete, copy and move. */
 export function resourcesRoutes(s: Services, auth: AuthPlugin) {
+  const base = s.config.baseURL;
+  const P = `${base}/api/resources`;
+
+  const recursive = ({ request, actor }: Ctx) => {
+    const path = pathAfter(request, `${P}/recursive`).path;
+    const gen = s.files.recursive(actor, path, request.signal);
+    // Pull the first entry before answering, so a missing or non-folder path is a proper 404/400.
+    return gen.next().then((first) => {
+      async function* all() {
+        if (!first.done) yield first.value;
+        yield* gen;
+      }
+      return new Response(jsonArrayStream(all(), (e) => ({ path: e.path, name: e.name, isDir: e.isDir })), {
+        headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache, no-store, must-revalidate' },
+      });
+    });
+  };
+  const get = async ({ request, actor }: Ctx) => {
+    const checksum = new URL(request.url).searchParams.get('checksum') ?? undefined;
+    return json(await s.files.get(actor, pathAfter(request, P).path, { checksum }));
+  };
+  const post = async ({ request, actor }: Ctx) => {
+    const { path, dir } = pathAfter(request, P);
+    const st = await upload(s.files, actor, path, dir, request.body, flag(new URL(request.url).searchParams.get('override')));
+    return textResponse(200, undefined, st ? { ETag: etagOf(st) } : {});
+  };
+  const put = async ({ request, actor }: Ctx) => {
+    const { path, dir } = pathAfter(request, P);
+    const st = await save(s.files, actor, path, dir, request.body);
+    return textResponse(200, undefined, { ETag: etagOf(st) });
+  };
+  const del = async ({ request, actor }: Ctx) => {
+    await remove(s.files, actor, pathAfter(request, P).path);
+    return new Response(null, { status: 204 });
+  };
+  const patch = async ({ request, actor }: Ctx) => {
+    const q = new URL(request.url).searchParams;
+    const src = pathAfter(request, P).path;
+    const dst = decodeDestination(q.get('destination'));
+    await copyOrMove(s.files, actor, q.get('action') ?? '', src, dst, { override: flag(q.get('override')), rename: flag(q.get('rename')) });
+    return textResponse(200);
+  };
+  const usage = async ({ request, actor }: Ctx) => json(await s.files.usage(actor, pathAfter(request, `${base}/api/usage`).path));
+
   return new Elysia()
     .use(auth)
-    .get('/api/resources', async ({ actor }) => json(await s.files.get(actor, '/')), { auth: 'user' })
-    .get('/api/resources/*', async ({ request, actor }) => json(await s.files.get(actor, pathAfter(request, '/api/resources').path)), { auth: 'user' });
+    .get('/api/resources/recursive', recursive, { auth: 'user' })
+    .get('/api/resources/recursive/*', recursive, { auth: 'user' })
+    .get('/api/resources', get, { auth: 'user' })
+    .get('/api/resources/*', get, { auth: 'user' })
+    .post('/api/resources/*', post, { auth: 'create', parse: 'none' })
+    .put('/api/resources/*', put, { auth: 'modify', parse: 'none' })
+    .delete('/api/resources/*', del, { auth: 'delete', parse: 'none' })
+    .patch('/api/resources/*', patch, { auth: 'user', parse: 'none' })
+    .get('/api/usage', usage, { auth: 'user' })
+    .get('/api/usage/*', usage, { auth: 'user' });
 }

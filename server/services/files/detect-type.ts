@@ -1,14 +1,67 @@
 import type { ResourceType } from '../../contract/resource';
 
-const BY_EXT: Record<string, ResourceType> = {};
-const add = (t: ResourceType, exts: string) => exts.split(' ').forEach((e) => (BY_EXT[e] = t));
-add('image', '.jpg .jpeg .png .gif .bmp .webp .svg .tif .tiff .ico .avif .heic .dng .cr2 .nef');
-add('audio', '.mp3 .wav .ogg .oga .flac .m4a .aac .opus .weba');
-add('video', '.mp4 .webm .mkv .mov .avi .m4v .ogv .3gp');
-add('pdf', '.pdf');
-add('text', '.txt .md .markdown .json .yaml .yml .toml .ini .conf .cfg .log .csv .tsv .xml .html .htm .css .js .mjs .cjs .jsx .tsx .ts .py .rb .go .rs .c .h .cpp .hpp .java .kt .swift .sh .bash .zsh .fish .sql .php .pl .lua .r .env .gitignore .dockerfile .vue .svelte .srt .vtt .tex');
+export const TEXT_LIMIT = 10 * 1024 * 1024;
 
-/** Type from the extension alone; the files issue adds content sniffing. */
-export function typeByExtension(ext: string): ResourceType {
-  return BY_EXT[ext.toLowerCase()] ?? 'blob';
+// Extensions whose MIME from Bun's table is missing or misleading for a file manager (.ts is TypeScript, not
+// an MPEG stream; raw camera formats are images the web app decodes itself).
+const OVERRIDES: Record<string, string> = {};
+const set = (mime: string, exts: string) => exts.split(' ').forEach((e) => (OVERRIDES[e] = mime));
+set('text/plain', '.ts .tsx .jsx .mts .cts .go .py .rb .rs .java .kt .kts .swift .scala .php .pl .lua .r .dart .ex .exs .erl .hs .clj .cs .fs .vb .sql .toml .ini .conf .cfg .env .properties .gradle .cmake .mk .dockerfile .gitignore .gitattributes .editorconfig .srt .ass .ssa .sub .tex .bib .rst .adoc .org .nix .zig .v .vue .svelte .astro .graphql .proto .tf .hcl .diff .patch .bat .ps1 .fish .zsh .bash');
+set('image/x-adobe-dng', '.dng');
+set('image/x-canon-cr2', '.cr2');
+set('image/x-nikon-nef', '.nef');
+set('audio/mp4', '.m4a');
+
+const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-sh|x-csh|yaml|x-yaml|toml|x-subrip|x-tex|x-httpd-php|sql|graphql|ld\+json|x-ndjson))|\+xml$|\+json$/;
+
+/** MIME type from the name alone (no disk access). */
+export function mimeOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 || (dot === 0 && name.length > 1) ? name.slice(dot).toLowerCase() : '';
+  return OVERRIDES[ext] ?? (Bun.file(name).type.split(';')[0] || 'application/octet-stream');
 }
+
+/**
+ * "Binary" as the reference defines it: a byte of value 8 or less, or invalid UTF-8 (a sequence cut at the end
+ * of the sample is tolerated). Empty samples are text.
+ */
+export function looksBinary(sample: Uint8Array, truncated: boolean): boolean {
+  for (const b of sample) if (b <= 8) return true;
+  let body = sample;
+  if (truncated) {
+    // Drop a trailing incomplete UTF-8 sequence.
+    let i = body.length - 1;
+    let back = 0;
+    while (i >= 0 && back < 3 && (body[i]! & 0xc0) === 0x80) {
+      i--;
+      back++;
+    }
+    if (i >= 0 && body[i]! >= 0xc0) body = body.subarray(0, i);
+  }
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(body);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** True when content sniffing could change the answer (unknown MIME, small enough to be text). */
+export function needsSniff(name: string, size: number): boolean {
+  return mimeOf(name) === 'application/octet-stream' && size <= TEXT_LIMIT;
+}
+
+/** The resource type of a file from its name, size and (optionally) its first bytes. */
+export function detectType(name: string, size: number, sample?: { bytes: Uint8Array; truncated: boolean }): ResourceType {
+  const mime = mimeOf(name);
+  if (mime.startsWith('video/')) return 'video';
+  if (mime.startsWith('audio/')) return 'audio';
+  if (mime.startsWith('image/')) return 'image';
+  if (mime.endsWith('/pdf')) return 'pdf';
+  const textual = TEXTUAL.test(mime) || (mime === 'application/octet-stream' && !!sample && !looksBinary(sample.bytes, sample.truncated));
+  return textual && size <= TEXT_LIMIT ? 'text' : 'blob';
+}
+
+const SUBTITLE = /\.(vtt|srt|ass|ssa)$/i;
+export const isSubtitle = (name: string) => SUBTITLE.test(name);
+export const SUBTITLE_DIRS = /^(sub|subs|subtitles)$/i;

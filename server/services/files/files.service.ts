@@ -1,54 +1,134 @@
-import { extname } from 'node:path';
-import type { Stats } from 'node:fs';
 import type { Resource } from '../../contract/resource';
-import { forbidden } from '../../core/errors';
-import { baseName, joinVirtual } from '../../fs/virtual-path';
+import { forbidden, invalid } from '../../core/errors';
+import type { SharesStore } from '../../db/shares.store';
+import { baseName, joinVirtual, parentOf } from '../../fs/virtual-path';
+import type { WalkEntry } from '../../fs/scoped-fs';
 import type { Actor } from '../actor';
-import { typeByExtension } from './detect-type';
+import type { Hooks } from '../hooks/hooks';
+import { describe, extensionOf, sortItems } from './describe';
+import { SUBTITLE_DIRS, TEXT_LIMIT, detectType, isSubtitle, needsSniff } from './detect-type';
 
-function describe(path: string, name: string, st: Stats, isSymlink: boolean, broken: boolean): Resource {
-  const isDir = !broken && st.isDirectory();
-  const extension = isDir ? '' : extname(name);
-  return {
-    path,
-    name,
-    size: st.size,
-    extension,
-    modified: st.mtime.toISOString(),
-    mode: st.mode,
-    isDir,
-    isSymlink,
-    type: broken ? 'invalid_link' : isDir ? '' : typeByExtension(extension),
-  };
+export const CHECKSUMS = ['md5', 'sha1', 'sha256', 'sha512'] as const;
+export type ChecksumAlgo = (typeof CHECKSUMS)[number];
+
+export interface FilesDeps {
+  hooks: Hooks;
+  shares: SharesStore;
+  /** Drops cached previews of a real path and everything beneath it. */
+  evictPreviews: (realPath: string) => void;
+  typeDetectionByHeader: boolean;
 }
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
-
-/** Reading files and folders inside the actor's scope, under its rules. */
+/** Reading files and folders inside the actor's scope, under its rules. Writes live in files-write.ts. */
 export class FilesService {
-  /** A file's description, or a folder with its allowed children sorted as the user prefers. */
-  async get(actor: Actor, path: string): Promise<Resource> {
+  constructor(readonly deps: FilesDeps) {}
+
+  /** Throws 403 unless the actor's rules (and hideDotfiles) allow the path. */
+  check(actor: Actor, path: string): void {
     if (!actor.allows(path)) throw forbidden();
-    const { stats, isSymlink } = await actor.fs.stat(path);
-    const res = describe(path, baseName(path), stats, isSymlink, false);
-    if (!res.isDir) return res;
+  }
+
+  /**
+   * A file's description (with `content` for text the actor may download, or a checksum), or a folder with its
+   * allowed children sorted as the user prefers.
+   */
+  async get(actor: Actor, path: string, opts: { checksum?: string } = {}): Promise<Resource> {
+    this.check(actor, path);
+    const { real, stats, isSymlink } = await actor.fs.stat(path);
+    const res = describe(path, baseName(path), stats, isSymlink);
+    if (res.isDir) {
+      if (opts.checksum !== undefined) throw invalid('checksums are computed for files only');
+      return this.listing(actor, path, res, real);
+    }
+    const sample = needsSniff(res.name, res.size) && stats.isFile() ? await actor.fs.head(real) : undefined;
+    res.type = stats.isFIFO() ? 'blob' : detectType(res.name, res.size, sample);
+    if (res.type === 'video') res.subtitles = await this.subtitles(actor, path);
+    if (opts.checksum !== undefined) {
+      if (!actor.can('download')) throw forbidden();
+      if (!(CHECKSUMS as readonly string[]).includes(opts.checksum)) throw invalid(`unknown checksum algorithm "${opts.checksum}"`);
+      return { ...res, checksums: { [opts.checksum]: await actor.fs.hash(real, opts.checksum as ChecksumAlgo) } } as Resource;
+    }
+    if (res.type === 'text') {
+      if (!actor.can('modify')) res.type = 'textImmutable';
+      if (actor.can('download') && res.size <= TEXT_LIMIT) res.content = await actor.fs.readText(real);
+    }
+    return res;
+  }
+
+  private async listing(actor: Actor, path: string, res: Resource, real: string): Promise<Resource> {
     const entries = await actor.fs.list(path);
-    const items = entries
-      .map((e) => describe(joinVirtual(path, e.name), e.name, e.stats, e.isSymlink, e.broken))
-      .filter((r) => actor.allows(r.path));
-    const sorting = actor.user?.sorting ?? { by: 'name', asc: false };
-    sortItems(items, sorting.by || 'name', sorting.asc);
-    return { ...res, items, numDirs: items.filter((i) => i.isDir).length, numFiles: items.filter((i) => !i.isDir).length, sorting: { by: sorting.by || 'name', asc: sorting.asc } };
+    const names = entries.map((e) => e.name);
+    const items: Resource[] = [];
+    const sniffs: Promise<void>[] = [];
+    for (const e of entries) {
+      const childPath = joinVirtual(path, e.name);
+      if (!actor.allows(childPath)) continue;
+      const item = describe(childPath, e.name, e.stats, e.isSymlink);
+      if (e.broken) item.type = 'invalid_link';
+      else if (!item.isDir) {
+        if (this.deps.typeDetectionByHeader && e.stats.isFile() && needsSniff(e.name, e.stats.size))
+          sniffs.push(actor.fs.head(`${real}/${e.name}`).then((s) => void (item.type = detectType(e.name, item.size, s)), () => void (item.type = 'blob')));
+        else item.type = e.stats.isFIFO() ? 'blob' : detectType(e.name, item.size);
+        if (item.type === 'video') item.subtitles = siblingSubtitles(path, e.name, names);
+      }
+      items.push(item);
+    }
+    await Promise.all(sniffs);
+    const sorting = actor.user?.sorting ?? { by: 'name' as const, asc: false };
+    const by = sorting.by || 'name';
+    sortItems(items, by, sorting.asc);
+    let numDirs = 0;
+    for (const i of items) if (i.isDir) numDirs++;
+    return { ...res, items, numDirs, numFiles: items.length - numDirs, sorting: { by, asc: sorting.asc } };
+  }
+
+  /** Subtitle files for a video: siblings named after it, and files in sub/subs/subtitles folders next to it. */
+  private async subtitles(actor: Actor, path: string): Promise<string[]> {
+    const parent = parentOf(path);
+    const name = baseName(path);
+    const siblings = await actor.fs.list(parent);
+    const out = siblingSubtitles(parent, name, siblings.map((s) => s.name));
+    const stem = name.slice(0, name.length - extensionOf(name).length);
+    for (const dir of siblings.filter((s) => s.stats.isDirectory() && SUBTITLE_DIRS.test(s.name))) {
+      const dirPath = joinVirtual(parent, dir.name);
+      for (const e of await actor.fs.list(dirPath)) {
+        const p = joinVirtual(dirPath, e.name);
+        if (!e.stats.isDirectory() && isSubtitle(e.name)) out.push(p);
+        else if (e.stats.isDirectory() && e.name.startsWith(stem))
+          for (const f of await actor.fs.list(p)) if (!f.stats.isDirectory() && isSubtitle(f.name)) out.push(joinVirtual(p, f.name));
+      }
+    }
+    return out.filter((p) => actor.allows(p));
+  }
+
+  /** Every allowed descendant of a folder, as a flat stream (denied folders are skipped with their subtree). */
+  async *recursive(actor: Actor, path: string, signal?: AbortSignal): AsyncGenerator<WalkEntry> {
+    this.check(actor, path);
+    const { stats } = await actor.fs.stat(path);
+    if (!stats.isDirectory()) throw invalid('path is not a directory');
+    for await (const e of actor.fs.walk(path, (d) => actor.allows(d.path), signal)) if (actor.allows(e.path)) yield e;
+  }
+
+  /** Disk usage of the volume holding a folder. */
+  async usage(actor: Actor, path: string): Promise<{ total: number; used: number }> {
+    this.check(actor, path);
+    return actor.fs.usage(path);
+  }
+
+  /**
+   * Refuses an operation on a tree when any descendant is denied by the rules (copy, move, delete, archive
+   * sources). Walked only when rules exist, since without rules nothing can be denied.
+   */
+  async checkTree(actor: Actor, path: string): Promise<void> {
+    this.check(actor, path);
+    if (!actor.hasRules) return;
+    const { stats } = await actor.fs.stat(path);
+    if (!stats.isDirectory()) return;
+    for await (const e of actor.fs.walk(path)) if (!actor.rulesAllow(e.path)) throw forbidden();
   }
 }
 
-/** Folders first. As in the reference, name order is inverted: asc=false means A to Z. */
-export function sortItems(items: Resource[], by: string, asc: boolean): void {
-  const cmp =
-    by === 'size' ? (a: Resource, b: Resource) => a.size - b.size
-    : by === 'modified' ? (a: Resource, b: Resource) => Date.parse(a.modified) - Date.parse(b.modified)
-    : (a: Resource, b: Resource) => collator.compare(a.name, b.name);
-  const dir = by === 'name' ? (asc ? -1 : 1) : asc ? 1 : -1;
-  items.sort((a, b) => (a.isDir !== b.isDir ? (a.isDir ? -1 : 1) : dir * cmp(a, b)));
+function siblingSubtitles(parent: string, video: string, names: string[]): string[] {
+  const stem = video.slice(0, video.length - extensionOf(video).length);
+  return names.filter((n) => n !== video && n.startsWith(stem) && isSubtitle(n)).map((n) => joinVirtual(parent, n));
 }
-

@@ -1,0 +1,26 @@
+import type { Actor } from '../actor';
+
+export type HookEvent = 'upload' | 'save' | 'copy' | 'rename' | 'delete';
+
+export interface HookContext {
+  actor: Actor;
+  /** Virtual path of the item the event is about. */
+  path: string;
+  /** For copy and rename: where the item goes. */
+  destination?: string;
+}
+
+/**
+ * Event hooks around file operations (settings.commands before_/after_<event>). A failing `before` aborts the
+ * operation by throwing; `after` failures are logged, never undo the operation. The command-runner issue
+ * provides the implementation; with exec disabled the no-op below is used.
+ */
+export interface Hooks {
+  before(event: HookEvent, ctx: HookContext): Promise<void>;
+  after(event: HookEvent, ctx: HookContext): Promise<void>;
+}
+
+export const noHooks: Hooks = {
+  async before() {},
+  async after() {},
+};

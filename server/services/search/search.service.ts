@@ -1,0 +1,68 @@
+import { forbidden } from '../../core/errors';
+import type { Actor } from '../actor';
+import { mimeOf } from '../files/detect-type';
+
+export interface SearchQuery {
+  caseSensitive: boolean;
+  types: string[];
+  terms: string[];
+}
+
+/**
+ * The reference's syntax: `case:sensitive`, repeatable `type:image|audio|music|video|pdf|<ext>` (ORed), and
+ * terms (a "quoted phrase" is one term; otherwise words, any of which may match a name).
+ */
+export function parseQuery(raw: string): SearchQuery {
+  let text = raw;
+  const caseSensitive = /(^|\s)case:sensitive(\s|$)/.test(text);
+  text = text.replace(/(^|\s)case:(in)?sensitive(?=\s|$)/g, ' ');
+  const types: string[] = [];
+  text = text.replace(/(^|\s)type:(\S+)/g, (_m, _s, t: string) => {
+    types.push(t);
+    return ' ';
+  });
+  text = text.trim();
+  if (!caseSensitive) text = text.toLowerCase();
+  let terms: string[];
+  if (text.length >= 2 && text.startsWith('"') && text.endsWith('"')) terms = [text.slice(1, -1)];
+  else terms = text.split(' ').filter(Boolean);
+  return { caseSensitive, types, terms };
+}
+
+function typeMatches(name: string, isDir: boolean, types: string[]): boolean {
+  if (!types.length) return true;
+  if (isDir) return false;
+  const lower = name.toLowerCase();
+  return types.some((t) => {
+    const k = t === 'music' ? 'audio' : t;
+    if (k === 'image' || k === 'audio' || k === 'video') return mimeOf(name).startsWith(`${k}/`);
+    return lower.endsWith(`.${k.toLowerCase()}`);
+  });
+}
+
+export interface SearchHit {
+  dir: boolean;
+  /** Relative to the folder searched, without a leading slash. */
+  path: string;
+}
+
+/**
+ * Walks the folder and yields matches as they are found. Rules and dotfiles are respected: hidden entries are
+ * never reported, and folders hidden by dotfile settings are not entered. A folder denied by a rule is still
+ * entered, because a later rule may allow something inside it. Stops when `signal` aborts.
+ */
+export async function* search(actor: Actor, base: string, raw: string, signal?: AbortSignal): AsyncGenerator<SearchHit> {
+  if (!actor.allows(base)) throw forbidden();
+  const q = parseQuery(raw);
+  const hideDot = !!actor.user?.hideDotfiles;
+  const cut = base === '/' ? 1 : base.length + 1;
+  for await (const e of actor.fs.walk(base, (d) => !(hideDot && d.name.startsWith('.')), signal)) {
+    if (!actor.allows(e.path)) continue;
+    if (!typeMatches(e.name, e.isDir, q.types)) continue;
+    if (q.terms.length) {
+      const name = q.caseSensitive ? e.name : e.name.toLowerCase();
+      if (!q.terms.some((t) => name.includes(t))) continue;
+    }
+    yield { dir: e.isDir, path: e.path.slice(cut) };
+  }
+}
