@@ -71,7 +71,7 @@ export async function createArchive(actor: Actor, targets: string[], algo: strin
   let name = baseName(root) || (root === '/' ? basename(actor.fs.realRoot) : '') || 'archive';
   if (targets.length > 1) name = `_${name}`;
   const arch = format.zip ? new ZipArchive({ store: true }) : new TarArchive(format.gzip ? { gzip: true, gzipOptions: { level: 6 } } : {});
-  const out: Transform | typeof arch = format.codec ? arch.pipe(compressor(format.codec)) : arch;
+  const out: Transform | typeof arch = format.codec ? arch.pipe(await compressor(format.codec)) : arch;
   const rel = (p: string) => entryName(root === '/' ? p.slice(1) : p.slice(root.length + 1));
   const queue = (arch as unknown as { _queue: { length(): number } })._queue;
 

@@ -1,9 +1,4 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { Compressor as XzCompressor } from '@napi-rs/lzma/xz';
-import { compressFrameSync } from 'lz4-napi';
-import { Compressor as SnappyCompressor } from 'snappy';
-// @ts-ignore: an emscripten module without type declarations
-import Bzip2 from 'libbzip2-wasm';
 
 export type Codec = 'bz2' | 'xz' | 'lz4' | 'sz';
 
@@ -54,9 +49,13 @@ function blocks(size: number, compress: (block: Buffer) => Promise<Uint8Array> |
   });
 }
 
+// The codecs are native add-ons (and a wasm module): loaded on first use, so a server that never makes such an
+// archive never pays their memory.
 let bzip2: Promise<{ compressBZ2(b: Uint8Array, level: number, work: number): { output: Uint8Array; error: number } }> | null = null;
 function bzip2Module() {
   bzip2 ??= (async () => {
+    // @ts-ignore: an emscripten module without type declarations
+    const { default: Bzip2 } = await import('libbzip2-wasm');
     const mod = Bzip2({});
     for (let i = 0; !mod.compressBZ2; i++) {
       if (i > 2000) throw new Error('bzip2 module did not initialise');
@@ -68,14 +67,20 @@ function bzip2Module() {
 }
 
 /** The compressor stream for a tar codec (gzip is done by archiver itself). */
-export function compressor(codec: Codec): Transform {
+export async function compressor(codec: Codec): Promise<Transform> {
   switch (codec) {
-    case 'xz':
-      return incremental(new XzCompressor({ preset: 1 })); // preset 1: ~20 MB/s; higher presets are 10x slower
-    case 'sz':
-      return incremental(new SnappyCompressor());
-    case 'lz4':
+    case 'xz': {
+      const { Compressor } = await import('@napi-rs/lzma/xz');
+      return incremental(new Compressor({ preset: 1 })); // preset 1: ~20 MB/s; higher presets are 10x slower
+    }
+    case 'sz': {
+      const { Compressor } = await import('snappy');
+      return incremental(new Compressor());
+    }
+    case 'lz4': {
+      const { compressFrameSync } = await import('lz4-napi');
       return blocks(4 * 1024 * 1024, (b) => compressFrameSync(b));
+    }
     case 'bz2':
       return blocks(900 * 1000, async (b) => {
         const r = (await bzip2Module()).compressBZ2(b, 9, 0);

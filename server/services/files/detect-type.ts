@@ -14,11 +14,19 @@ set('audio/mp4', '.m4a');
 
 const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-sh|x-csh|yaml|x-yaml|toml|x-subrip|x-tex|x-httpd-php|sql|graphql|ld\+json|x-ndjson))|\+xml$|\+json$/;
 
-/** MIME type from the name alone (no disk access). */
+const byExt = new Map<string, string>();
+
+/** MIME type from the name alone (no disk access); memoised per extension, as listings ask thousands of times. */
 export function mimeOf(name: string): string {
   const dot = name.lastIndexOf('.');
-  const ext = dot > 0 || (dot === 0 && name.length > 1) ? name.slice(dot).toLowerCase() : '';
-  return OVERRIDES[ext] ?? (Bun.file(name).type.split(';')[0] || 'application/octet-stream');
+  const ext = dot >= 0 ? name.slice(dot).toLowerCase() : '';
+  let mime = byExt.get(ext);
+  if (mime === undefined) {
+    mime = OVERRIDES[ext] ?? (ext && ext !== '.' ? Bun.file(`x${ext}`).type.split(';')[0] : '') ?? '';
+    if (!mime) mime = 'application/octet-stream';
+    if (byExt.size < 10_000) byExt.set(ext, mime);
+  }
+  return mime;
 }
 
 /**
@@ -52,8 +60,7 @@ export function needsSniff(name: string, size: number): boolean {
 }
 
 /** The resource type of a file from its name, size and (optionally) its first bytes. */
-export function detectType(name: string, size: number, sample?: { bytes: Uint8Array; truncated: boolean }): ResourceType {
-  const mime = mimeOf(name);
+export function detectType(name: string, size: number, sample?: { bytes: Uint8Array; truncated: boolean }, mime = mimeOf(name)): ResourceType {
   if (mime.startsWith('video/')) return 'video';
   if (mime.startsWith('audio/')) return 'audio';
   if (mime.startsWith('image/')) return 'image';

@@ -6,7 +6,7 @@ import type { WalkEntry } from '../../fs/scoped-fs';
 import type { Actor } from '../actor';
 import type { Hooks } from '../hooks/hooks';
 import { describe, extensionOf, sortItems } from './describe';
-import { SUBTITLE_DIRS, TEXT_LIMIT, detectType, isSubtitle, needsSniff } from './detect-type';
+import { SUBTITLE_DIRS, TEXT_LIMIT, detectType, isSubtitle, mimeOf, needsSniff } from './detect-type';
 
 export const CHECKSUMS = ['md5', 'sha1', 'sha256', 'sha512'] as const;
 export type ChecksumAlgo = (typeof CHECKSUMS)[number];
@@ -66,9 +66,10 @@ export class FilesService {
       const item = describe(childPath, e.name, e.stats, e.isSymlink);
       if (e.broken) item.type = 'invalid_link';
       else if (!item.isDir) {
-        if (this.deps.typeDetectionByHeader && e.stats.isFile() && needsSniff(e.name, e.stats.size))
-          sniffs.push(actor.fs.head(`${real}/${e.name}`).then((s) => void (item.type = detectType(e.name, item.size, s)), () => void (item.type = 'blob')));
-        else item.type = e.stats.isFIFO() ? 'blob' : detectType(e.name, item.size);
+        const mime = mimeOf(e.name);
+        if (this.deps.typeDetectionByHeader && mime === 'application/octet-stream' && item.size <= TEXT_LIMIT && e.stats.isFile())
+          sniffs.push(actor.fs.head(`${real}/${e.name}`).then((s) => void (item.type = detectType(e.name, item.size, s, mime)), () => void (item.type = 'blob')));
+        else item.type = e.stats.isFIFO() ? 'blob' : detectType(e.name, item.size, undefined, mime);
         if (item.type === 'video') item.subtitles = siblingSubtitles(path, e.name, names);
       }
       items.push(item);

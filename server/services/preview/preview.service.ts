@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ResizeFit, Transformer } from '@napi-rs/image';
 import { AppError, forbidden, invalid } from '../../core/errors';
 import type { PreviewCacheStore } from '../../db/preview-cache.store';
 import { baseName } from '../../fs/virtual-path';
@@ -87,6 +86,8 @@ export class PreviewService {
   }
 
   private async render(real: string, size: PreviewSize, png: boolean): Promise<Uint8Array | null> {
+    // The image library is an 18 MB native add-on: loaded on the first preview, not at start-up.
+    const { ResizeFit, Transformer } = await import('@napi-rs/image');
     const input = await Bun.file(real).bytes();
     let meta;
     try {
