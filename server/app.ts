@@ -10,6 +10,8 @@ import { AuthService } from './services/auth/auth.service';
 import { FilesService } from './services/files/files.service';
 import { TusService } from './services/files/tus.service';
 import { noHooks, type Hooks } from './services/hooks/hooks';
+import { ExecHooks } from './services/hooks/exec-hooks';
+import { Runner } from './services/runner/runner.service';
 import { PreviewService } from './services/preview/preview.service';
 import { PreviewCacheStore } from './db/preview-cache.store';
 import { UploadsStore } from './db/uploads.store';
@@ -31,6 +33,7 @@ export interface Services {
   tus: TusService;
   previews: PreviewService;
   hooks: Hooks;
+  runner: Runner;
   shares: SharesService;
   close(): void;
 }
@@ -49,7 +52,9 @@ export function createServices(config: Readonly<Config> & { configFile?: string 
   const settings = new SettingsService(stores.settings);
   const users = new UsersService({ users: stores.users, sessions: stores.sessions, settings, root: config.root });
   const auth = new AuthService({ users: stores.users, sessions: stores.sessions, settings, usersService: users, tokenLifetimeMs: config.tokenExpirationTime });
-  const hooks: Hooks = noHooks; // the command-runner issue provides the real hooks
+  const runner = new Runner({ enableExec: config.enableExec, timeoutMs: config.commandTimeout, settings, log });
+  // Hooks, like the runner, exist only when the admin enabled exec.
+  const hooks: Hooks = config.enableExec ? new ExecHooks(runner, settings, log) : noHooks;
   const previews = new PreviewService({ cacheDir: config.cacheDir, store: stores.previews, enableThumbnails: config.enableThumbnails, resizePreview: config.resizePreview, imageProcessors: config.imageProcessors });
   const files = new FilesService({ hooks, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader });
   return {
@@ -64,7 +69,8 @@ export function createServices(config: Readonly<Config> & { configFile?: string 
     tus: new TusService(stores.uploads, files),
     previews,
     hooks,
-    shares: new SharesService(stores.shares, stores.users),
+    runner,
+    shares: new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules }),
     close: () => db.close(),
   };
 }

@@ -34,6 +34,7 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
     // Printed once, to the console only: the log destination may be a shared file.
     process.stdout.write(`User '${first.admin.username}' initialised with randomly generated password: ${first.admin.generatedPassword}\n`);
   } else if (first.admin) s.log.info(`user '${first.admin.username}' initialised with the given password`);
+  if (config.enableExec) s.log.warn('enableExec is on: users with the execute permission can run their allowed commands, and event hooks run');
   const s0 = s.settings.get();
   if (s0.signup && !s0.createUserDir && s0.defaults.scope === '.') s.log.warn('signup is on and new users get the whole root as scope; enable createUserDir');
   const app = await createHttpApp(s);

@@ -13,6 +13,9 @@ import { rawRoutes } from './routes/raw.routes';
 import { previewRoutes } from './routes/preview.routes';
 import { searchRoutes } from './routes/search.routes';
 import { tusRoutes } from './routes/tus.routes';
+import { sharesRoutes } from './routes/shares.routes';
+import { publicRoutes } from './routes/public.routes';
+import { commandRoutes } from './routes/command.routes';
 
 /** The Elysia app for a set of services: everything lives under config.baseURL. */
 export async function createHttpApp(s: Services) {
@@ -30,6 +33,9 @@ export async function createHttpApp(s: Services) {
     .use(previewRoutes(s, auth))
     .use(searchRoutes(s, auth))
     .use(tusRoutes(s, auth))
+    .use(sharesRoutes(s, auth))
+    .use(publicRoutes(s, auth))
+    .use(commandRoutes(s, auth))
     .all('/api/*', () => textResponse(404))
     .use(await staticPlugin(s));
 

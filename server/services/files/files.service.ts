@@ -32,7 +32,7 @@ export class FilesService {
    * A file's description (with `content` for text the actor may download, or a checksum), or a folder with its
    * allowed children sorted as the user prefers.
    */
-  async get(actor: Actor, path: string, opts: { checksum?: string } = {}): Promise<Resource> {
+  async get(actor: Actor, path: string, opts: { checksum?: string; content?: boolean } = {}): Promise<Resource> {
     this.check(actor, path);
     const { real, stats, isSymlink } = await actor.fs.stat(path);
     const res = describe(path, baseName(path), stats, isSymlink);
@@ -50,7 +50,7 @@ export class FilesService {
     }
     if (res.type === 'text') {
       if (!actor.can('modify')) res.type = 'textImmutable';
-      if (actor.can('download') && res.size <= TEXT_LIMIT) res.content = await actor.fs.readText(real);
+      if (opts.content !== false && actor.can('download') && res.size <= TEXT_LIMIT) res.content = await actor.fs.readText(real);
     }
     return res;
   }

@@ -1,25 +1,197 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { Share } from '../../contract/share';
-import { notFound } from '../../core/errors';
+import type { Rule } from '../../contract/user';
+import { AppError, forbidden, invalid, notFound, unauthorized } from '../../core/errors';
 import type { ShareRow, SharesStore } from '../../db/shares.store';
-import type { UsersStore } from '../../db/users.store';
+import type { StoredUser, UsersStore } from '../../db/users.store';
+import { ScopedFs } from '../../fs/scoped-fs';
+import { baseName } from '../../fs/virtual-path';
+import { actorFor, type Actor } from '../actor';
+import { hashPassword, verifyPassword } from '../auth/password-policy';
+import { RateLimiter } from '../auth/rate-limiter';
 
-/** Shares as clients may see them: never the password hash or the token. */
+export const MAX_SHARE_DURATION = 2147483647;
+const UNITS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
+const randomText = (bytes: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64url');
+
+/** Shares as clients may see them: never the password hash or the token (only hasPassword). */
 export function publicShare(r: ShareRow, username?: string): Share {
   return { hash: r.hash, path: r.path, userID: r.userId, expire: r.expire, hasPassword: r.passwordHash !== '', ...(username !== undefined ? { username } : {}) };
 }
 
-/** Share records. The share API and public access arrive with the shares issue; the CLI lists and removes. */
-export class SharesService {
-  constructor(private readonly store: SharesStore, private readonly users: UsersStore) {}
+/** Constant-time comparison of two secrets of any length (both are hashed first). */
+function sameSecret(a: string, b: string): boolean {
+  const h = (s: string) => new Bun.CryptoHasher('sha256').update(s).digest();
+  return timingSafeEqual(h(a), h(b));
+}
 
-  /** All shares with owner names resolved, optionally for one user. */
-  list(userId?: number): Share[] {
-    const names = new Map(this.users.all().map((u) => [u.id, u.username]));
-    const rows = userId === undefined ? this.store.all() : this.store.byUser(userId);
-    return rows.map((r) => publicShare(r, names.get(r.userId) ?? ''));
+export interface SharesDeps {
+  store: SharesStore;
+  users: UsersStore;
+  root: string;
+  followExternalSymlinks: boolean;
+  globalRules: () => Rule[];
+}
+
+/** A resolved public share: the share, and an actor confined to the shared item with the owner's rules. */
+export interface PublicShare {
+  share: ShareRow;
+  actor: Actor;
+  /** The shared item is a folder (a file share exposes that one file whatever the subpath). */
+  isDir: boolean;
+  /** Virtual path inside the share the request asked for ("/" = the shared item itself). */
+  path: string;
+  /** For a file share: the owner's actor and the file's path in the owner's scope (the only thing exposed). */
+  file?: { owner: Actor; path: string };
+}
+
+/**
+ * Share links: creation, listing, deletion, and the public side. Every public access re-checks that the owner
+ * still exists and may share and download, that the item is still inside the owner's scope and allowed by the
+ * owner's rules, and confines the visitor to the shared item (a file share never reaches its siblings).
+ */
+export class SharesService {
+  private readonly byShare = new RateLimiter(10, 60_000);
+  private readonly byAddress = new RateLimiter(10, 60_000);
+
+  constructor(private readonly d: SharesDeps) {}
+
+  private live(rows: ShareRow[]): ShareRow[] {
+    const now = Math.floor(Date.now() / 1000);
+    return rows.filter((r) => {
+      if (r.expire !== 0 && r.expire <= now) {
+        this.d.store.delete(r.hash); // expired shares go when they are next read
+        return false;
+      }
+      return true;
+    });
   }
 
-  remove(hash: string): void {
-    if (!this.store.delete(hash)) throw notFound(`no share "${hash}"`);
+  private names(): Map<number, string> {
+    return new Map(this.d.users.all().map((u) => [u.id, u.username]));
+  }
+
+  /** Admins see every share with its owner's name; others see their own. The CLI (no user) sees all. */
+  list(actor: Actor, userId?: number): Share[] {
+    const names = this.names();
+    const rows = !actor.user || actor.can('admin') ? (userId === undefined ? this.d.store.all() : this.d.store.byUser(userId)) : this.d.store.byUser(actor.user.id);
+    return this.live(rows)
+      .sort((a, b) => a.userId - b.userId || a.expire - b.expire)
+      .map((r) => publicShare(r, names.get(r.userId) ?? ''));
+  }
+
+  /** Shares of one item: the actor's own; for admins also other users' shares of the same location on disk. */
+  forPath(actor: Actor, path: string): Share[] {
+    if (!actor.user) return [];
+    if (!actor.can('admin')) return this.live(this.d.store.byPath(actor.user.id, path)).map((r) => publicShare(r));
+    const names = this.names();
+    const users = new Map(this.d.users.all().map((u) => [u.id, u]));
+    const mine = this.location(actor.user, path);
+    return this.live(this.d.store.all())
+      .filter((r) => users.has(r.userId) && this.location(users.get(r.userId)!, r.path) === mine)
+      .map((r) => publicShare(r, names.get(r.userId) ?? ''));
+  }
+
+  private location(u: StoredUser, path: string): string {
+    const scope = u.scope === '/' || u.scope === '.' ? '' : u.scope;
+    return `${scope}${path === '/' ? '' : path}` || '/';
+  }
+
+  /**
+   * Creates a link to an existing item the actor may see. `expires` (number or numeric text; empty or 0 =
+   * permanent, at most 2147483647) counts `unit`s: seconds, minutes, hours (default) or days.
+   */
+  async create(actor: Actor, path: string, body: { password?: unknown; expires?: unknown; unit?: unknown }): Promise<Share> {
+    if (!actor.user) throw forbidden();
+    if (!actor.allows(path)) throw forbidden();
+    await actor.fs.stat(path); // 404 when missing, 403 when a link leaves the scope
+    const unitName = body.unit === undefined || body.unit === '' || body.unit === null ? 'hours' : String(body.unit);
+    const unit = UNITS[unitName];
+    if (!unit) throw invalid('unit must be seconds, minutes, hours or days');
+    const raw = body.expires === undefined || body.expires === null ? '' : String(body.expires).trim();
+    if (raw !== '' && !/^\d+$/.test(raw)) throw invalid('expires must be a whole number');
+    const n = raw === '' ? 0 : Number(raw);
+    if (n > MAX_SHARE_DURATION) throw invalid(`expires must be at most ${MAX_SHARE_DURATION}`);
+    if (body.password !== undefined && body.password !== null && typeof body.password !== 'string') throw invalid('password must be text');
+    const password = (body.password as string | undefined) ?? '';
+    if (Buffer.byteLength(password) > 256) throw invalid('password is too long');
+    const row: ShareRow = {
+      hash: randomText(9), // 12 URL-safe characters, 72 random bits
+      path,
+      userId: actor.user.id,
+      expire: n === 0 ? 0 : Math.floor(Date.now() / 1000) + n * unit,
+      passwordHash: password ? await hashPassword(password) : '',
+      token: password ? randomText(96) : '',
+    };
+    this.d.store.insert(row);
+    return publicShare(row);
+  }
+
+  /** Deletes a share: its owner or an admin only (404 unknown, 403 someone else's). */
+  remove(actor: Actor, hash: string): void {
+    if (!hash) throw invalid('no share given');
+    const row = this.d.store.byHash(hash);
+    if (!row) throw notFound(`no share "${hash}"`);
+    if (actor.user && !actor.can('admin') && row.userId !== actor.user.id) throw forbidden();
+    this.d.store.delete(hash);
+  }
+
+  /**
+   * Opens a share for an anonymous visitor. Order: unknown/expired (404), password (401; attempts limited per
+   * share and per address), owner still allowed (403), item still in the owner's scope and rules (403/404).
+   */
+  async open(hash: string, subpath: string, creds: { password: string | null; token: string | null; address: string }): Promise<PublicShare> {
+    const row = this.d.store.byHash(hash);
+    if (!row || !this.live([row]).length) throw notFound();
+    if (row.passwordHash) {
+      const wait = Math.max(this.byShare.retryAfter(hash), this.byAddress.retryAfter(creds.address));
+      if (wait > 0) throw new AppError('RATE_LIMITED', 'too many wrong passwords, try again later', { headers: { 'Retry-After': String(wait) } });
+      let ok = !!creds.token && sameSecret(creds.token, row.token);
+      if (!ok && creds.password) {
+        let pw = creds.password;
+        try {
+          pw = decodeURIComponent(pw);
+        } catch {
+          // a raw, unencoded password is accepted as it is
+        }
+        ok = await verifyPassword(pw, row.passwordHash);
+      }
+      if (!ok) {
+        if (creds.password || creds.token) {
+          this.byShare.fail(hash);
+          this.byAddress.fail(creds.address);
+        }
+        throw unauthorized();
+      }
+    }
+    const owner = this.d.users.byId(row.userId);
+    if (!owner) throw notFound();
+    const ownerActor = actorFor(owner, { root: this.d.root, globalRules: this.d.globalRules(), followExternalSymlinks: this.d.followExternalSymlinks });
+    if (!ownerActor.can('share') || !ownerActor.can('download')) throw forbidden();
+    if (!ownerActor.allows(row.path)) throw forbidden();
+    const { stats } = await ownerActor.fs.stat(row.path);
+    const isDir = stats.isDirectory();
+    // A folder share is a scope of its own: symlinks inside may not leave it. Rules stay the owner's, on the
+    // owner's real paths. A file share exposes exactly that file.
+    const base = row.path;
+    const inOwner = (p: string) => (p === '/' ? base : base === '/' ? p : base + p);
+    const shareFs = isDir ? new ScopedFs(ownerActor.fs.root + (base === '/' ? '' : base), this.d.followExternalSymlinks) : null;
+    const actor: Actor = {
+      user: { ...owner, sorting: { by: 'name', asc: false } },
+      can: (perm) => perm === 'download',
+      allows: (p) => ownerActor.allows(inOwner(p)),
+      rulesAllow: (p) => ownerActor.rulesAllow(inOwner(p)),
+      hasRules: ownerActor.hasRules,
+      get fs() {
+        if (!shareFs) throw forbidden();
+        return shareFs;
+      },
+    };
+    return isDir ? { share: row, actor, isDir, path: subpath } : { share: row, actor, isDir, path: '/', file: { owner: ownerActor, path: row.path } };
+  }
+
+  /** The display name of a share root (the shared item's own name). */
+  rootName(row: ShareRow): string {
+    return baseName(row.path);
   }
 }

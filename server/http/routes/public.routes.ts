@@ -1,0 +1,46 @@
+import { Elysia } from 'elysia';
+import type { Services } from '../../app';
+import { decodeOnce, toVirtualPath } from '../../fs/virtual-path';
+import type { PublicShare } from '../../services/shares/shares.service';
+import { json } from '../body';
+import type { AuthPlugin } from '../plugins/auth.plugin';
+import { download } from './raw.routes';
+
+/** "/<hash>/<sub/path>" after a prefix: the hash, and the share-relative path decoded once and canonicalised. */
+function hashAndPath(request: Request, prefix: string): { hash: string; path: string } {
+  const rest = new URL(request.url).pathname.slice(prefix.length).replace(/^\//, '');
+  const i = rest.indexOf('/');
+  const hash = decodeOnce(i < 0 ? rest : rest.slice(0, i));
+  return { hash, path: toVirtualPath(decodeOnce(i < 0 ? '/' : rest.slice(i))).path };
+}
+
+/**
+ * Public share API: no login. A share's password comes as X-SHARE-PASSWORD (URL-encoded) or as the share's
+ * token (?token=) returned after a correct password. Everything a visitor reaches goes through an actor confined
+ * to the shared item with the owner's rules.
+ */
+export function publicRoutes(s: Services, auth: AuthPlugin) {
+  const base = s.config.baseURL;
+  const open = (request: Request, prefix: string, address: string): Promise<PublicShare> => {
+    const { hash, path } = hashAndPath(request, `${base}${prefix}`);
+    const q = new URL(request.url).searchParams;
+    return s.shares.open(hash, path, { password: request.headers.get('x-share-password'), token: q.get('token'), address });
+  };
+  return new Elysia()
+    .use(auth)
+    .get('/api/public/share/*', async ({ request, clientAddress }) => {
+      const ps = await open(request, '/api/public/share', clientAddress);
+      const res = ps.file ? { ...(await s.files.get(ps.file.owner, ps.file.path, { content: false })), path: '/' } : await s.files.get(ps.actor, ps.path, { content: false });
+      if (res.isDir) res.name = s.shares.rootName(ps.share) || 'share'; // folders show the shared folder's name
+      return json(ps.share.token ? { ...res, token: ps.share.token } : res);
+    })
+    .get('/api/public/dl/*', async ({ request, clientAddress }) => {
+      const ps = await open(request, '/api/public/dl', clientAddress);
+      if (ps.file) {
+        const u = new URL(request.url);
+        u.searchParams.delete('files'); // a file share is that one file, whatever else is asked
+        return download(new Request(u, request), { ...ps.file.owner, can: (p) => p === 'download' }, ps.file.path);
+      }
+      return download(request, ps.actor, ps.path);
+    });
+}
