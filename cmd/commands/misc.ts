@@ -7,7 +7,7 @@ import { fail } from '../context';
 export function registerMisc(program: Command): void {
   program.command('hash').argument('<password>').description('print a bcrypt hash of a password').action(async (pw: string) => {
     if (!pw) fail(new Error('password must not be empty'));
-    process.stdout.write((await hashPassword(pw)) + '\n');
+    process.stdout.write((await hashPassword(pw, 10)) + '\n'); // always the production cost
   });
   program.command('version').description('print the version').action(() => {
     process.stdout.write(`Filedeck v${VERSION}\n`);

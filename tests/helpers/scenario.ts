@@ -7,7 +7,8 @@ export interface Scenario {
   /** 'admin', 'anon', or a username created by setup with USER_PASSWORD. */
   as: string;
   method: string;
-  url: string;
+  /** A function when the URL depends on what setup created (ids, hashes). */
+  url: string | ((t: TestApp) => string);
   body?: unknown;
   status: number;
   contains?: string | string[];
@@ -24,7 +25,7 @@ export function runScenarios(title: string, setup: (t: TestApp) => Promise<Recor
       try {
         const tokens = await setup(t);
         const token = row.as === 'anon' ? undefined : row.as === 'admin' ? await t.adminToken() : tokens[row.as];
-        const res = await t.req(row.method, row.url, { body: row.body, token });
+        const res = await t.req(row.method, typeof row.url === 'function' ? row.url(t) : row.url, { body: row.body, token });
         const text = await res.text();
         expect({ status: res.status, text }).toMatchObject({ status: row.status });
         for (const c of [row.contains ?? []].flat()) expect(text).toContain(c);
