@@ -135,6 +135,11 @@ http { access_log off; sendfile on; tcp_nopush on; client_body_temp_path ${work}
     note(`download ${SIZE_MB} MiB (median of 3)`, `${dl.toFixed(0)} MB/s (nginx ${ndl.toFixed(0)} MB/s, ratio ${(dl / ndl).toFixed(2)}x)`);
   } else note(`download ${SIZE_MB} MiB (median of 3)`, `${dl.toFixed(0)} MB/s`);
 
+  // 2b. The same download through a public share link, against the authenticated raw download above.
+  const share = await (await fetch(`${base}/api/share/big.bin`, { method: 'POST', headers: auth, body: '{}' })).json() as { hash: string };
+  const pub = median([0, 1, 2].map(() => curlSpeed(`${base}/api/public/dl/${share.hash}`)));
+  note(`public share download ${SIZE_MB} MiB (median of 3)`, `${pub.toFixed(0)} MB/s (authenticated raw ${dl.toFixed(0)} MB/s, ratio ${(pub / dl).toFixed(2)}x)`);
+
   // 3. Upload of the big file (fresh server so its peak RSS is this upload's), vs cp to the same disk.
   server.kill();
   await server.exited;

@@ -210,6 +210,21 @@ describe('cli rules, cmds, shares, misc', () => {
     expect((await fd('shares', 'rm', 'AbCdEfGh12')).code).toBe(1);
   });
 
+  test('shares add creates a link the running server serves, with the same checks as the API', async () => {
+    writeFileSync(join(root, 'alice', 'shared.txt'), 'shared by cli');
+    const add = await fd('shares', 'add', '/shared.txt', '--user', 'alice', '--expires', '2', '--unit', 'hours', '--password', 'pw', '--json');
+    expect(add.code).toBe(0);
+    const share = JSON.parse(add.stdout);
+    expect(share).toMatchObject({ path: '/shared.txt', hasPassword: true });
+    expect(add.stdout).not.toMatch(/token|\$2/);
+    const r = await fetch(`${server.url}/api/public/dl/${share.hash}`, { headers: { 'X-SHARE-PASSWORD': 'pw' } });
+    expect([r.status, await r.text()]).toEqual([200, 'shared by cli']);
+    expect((await fd('shares', 'add', '/missing.txt', '--user', 'alice')).code).toBe(1);
+    expect((await fd('shares', 'add', '/shared.txt', '--user', 'alice', '--unit', 'weeks', '--expires', '1')).code).toBe(1);
+    expect((await fd('shares', 'add', '/../etc/passwd', '--user', 'alice')).code).toBe(1);
+    expect((await fd('shares', 'rm', share.hash)).code).toBe(0);
+  });
+
   test('deleting a user with the CLI ends their sessions on the running server', async () => {
     const tok = await token('alice', ALICE_PW);
     expect((await fd('users', 'rm', 'alice')).code).toBe(0);
