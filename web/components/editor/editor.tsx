@@ -1,0 +1,11 @@
+import type { WebResource } from '../../api/resources';
+
+/** Contract: the files screen renders this for text and textImmutable files (read-only for the latter). */
+export interface EditorProps {
+  resource: WebResource;
+  onClose(): void;
+}
+
+export function Editor({ resource }: EditorProps) {
+  return <pre data-testid="editor">{resource.content}</pre>;
+}
