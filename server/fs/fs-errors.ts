@@ -18,6 +18,10 @@ export function fromFsError(e: unknown): AppError {
       return new AppError('FORBIDDEN', undefined, { cause: e });
     case 'ENAMETOOLONG':
       return new AppError('INVALID', 'name too long', { cause: e });
+    case 'EINVAL':
+      return new AppError('INVALID', 'invalid operation for this path', { cause: e });
+    case 'EISDIR':
+      return new AppError('EXISTS', 'a folder has that name', { cause: e });
     case 'ENOSPC':
     case 'EDQUOT':
       return new AppError('TOO_LARGE', 'no space left on the server', { cause: e });

@@ -353,7 +353,9 @@ export class ScopedFs {
       return;
     }
     await this.mkdirp(dst);
-    for await (const e of this.walk(src)) {
+    const into = await this.real(dst);
+    for await (const e of this.walk(src, (d) => d.real !== into)) {
+      if (e.real === into) continue; // never walk into the copy being made
       const rel = e.path.slice(src === '/' ? 0 : src.length);
       const out = dst === '/' ? rel : dst + rel;
       if (e.isDir) await this.mkdirp(out);

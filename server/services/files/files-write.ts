@@ -96,6 +96,10 @@ export async function copyOrMove(svc: FilesService, actor: Actor, action: string
   if (dst !== src && isWithin(dst, src)) throw invalid('the destination is inside the source');
   need(actor, action === 'copy' ? 'create' : 'rename');
   const source = await actor.fs.stat(src);
+  // The same check on real locations: a link inside the scope must not let a folder be copied into itself.
+  const realDst = await actor.fs.real(dst);
+  if (source.stats.isDirectory() && dst !== src && (realDst === source.real || realDst.startsWith(source.real + '/')))
+    throw invalid('the destination is inside the source');
   if (dst === src && action === 'rename') return dst;
   let target = dst;
   const dstStat = await actor.fs.stat(dst).catch((e) => (e instanceof AppError && e.code === 'NOT_FOUND' ? null : Promise.reject(e)));

@@ -1,4 +1,4 @@
-import { forbidden } from '../../core/errors';
+import { forbidden, invalid } from '../../core/errors';
 import type { Actor } from '../actor';
 import { mimeOf } from '../files/detect-type';
 
@@ -53,6 +53,8 @@ export interface SearchHit {
  */
 export async function* search(actor: Actor, base: string, raw: string, signal?: AbortSignal): AsyncGenerator<SearchHit> {
   if (!actor.allows(base)) throw forbidden();
+  const { stats } = await actor.fs.stat(base); // 404 for a missing folder, before anything is streamed
+  if (!stats.isDirectory()) throw invalid('search needs a folder');
   const q = parseQuery(raw);
   const hideDot = !!actor.user?.hideDotfiles;
   const cut = base === '/' ? 1 : base.length + 1;
