@@ -3,12 +3,16 @@ import { GuestOnly, RedirectUnderFiles, RequireAuth } from './components/layout/
 import { ErrorScreen } from './screens/errors/error.screen';
 import { FilesScreen } from './screens/files/files.screen';
 import { LoginScreen } from './screens/login/login.screen';
-import { SettingsPlaceholderScreen } from './screens/settings/settings-placeholder.screen';
+import { GlobalScreen } from './screens/settings/global.screen';
+import { ProfileScreen } from './screens/settings/profile.screen';
+import { SharesScreen } from './screens/settings/shares.screen';
+import { UserEditScreen } from './screens/settings/user-edit.screen';
+import { UsersScreen } from './screens/settings/users.screen';
 import { ShareScreen } from './screens/share/share.screen';
 
 /**
  * Every route of the app (spec §2). Order matters: patterns also match a trailing slash, so "/files/*" must come
- * before "/files", and the catch-all comes last.
+ * before "/files", "/settings/users/new" before "/settings/users/:id", and the catch-all comes last.
  */
 export function AppRoutes() {
   return (
@@ -30,32 +34,32 @@ export function AppRoutes() {
       <Route path="/share/:hash" component={ShareScreen} />
       <Route path="/settings/profile">
         <RequireAuth>
-          <SettingsPlaceholderScreen label="profile" />
+          <ProfileScreen />
         </RequireAuth>
       </Route>
       <Route path="/settings/shares">
         <RequireAuth perm="share">
-          <SettingsPlaceholderScreen label="shares" />
+          <SharesScreen />
         </RequireAuth>
       </Route>
       <Route path="/settings/global">
         <RequireAuth perm="admin">
-          <SettingsPlaceholderScreen label="global" />
+          <GlobalScreen />
         </RequireAuth>
       </Route>
       <Route path="/settings/users/new">
         <RequireAuth perm="admin">
-          <SettingsPlaceholderScreen label="newUser" />
+          <UserEditScreen />
         </RequireAuth>
       </Route>
       <Route path="/settings/users/:id">
         <RequireAuth perm="admin">
-          <SettingsPlaceholderScreen label="editUser" />
+          <UserEditScreen />
         </RequireAuth>
       </Route>
       <Route path="/settings/users">
         <RequireAuth perm="admin">
-          <SettingsPlaceholderScreen label="users" />
+          <UsersScreen />
         </RequireAuth>
       </Route>
       <Route path="/settings">

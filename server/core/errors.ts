@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED' // 405
   | 'EXISTS' // 409
   | 'TOO_LARGE' // 413
+  | 'UNSUPPORTED_MEDIA' // 415
   | 'RATE_LIMITED' // 429
   | 'INTERNAL' // 500: never shows its cause to the client
   | 'UNSUPPORTED'; // 501

@@ -25,7 +25,9 @@ async function start(flags: Record<string, unknown> = { enableExec: 'true', comm
   mkdirSync(join(t.root, 'work'), { recursive: true });
   writeFileSync(join(t.root, 'work', 'hello.txt'), 'hi');
   const server = t.app.listen({ hostname: '127.0.0.1', port: 0 });
-  stop = () => server.stop();
+  stop = async () => {
+    await server.stop();
+  };
   const port = server.server!.port;
   const run = (line: string, opts: { token?: string; path?: string; origin?: string; closeAfterMs?: number } = {}) =>
     new Promise<Run>((resolve) => {

@@ -47,8 +47,8 @@ describe('login and listing', () => {
     await page.waitForSelector('[data-name="readme.md"]');
     expect(await names(page)).toEqual(['Documents', '100% real #1.txt', 'readme.md']);
     await shot(page, 'listing-root');
-    await page.click('[data-name="Documents"]');
-    await page.click('[data-name="Reports"]');
+    await page.dblclick('[data-name="Documents"]');
+    await page.dblclick('[data-name="Reports"]');
     await page.waitForURL(`${server.url}/files/Documents/Reports/`);
     await page.waitForSelector('[data-testid=empty]');
     expect(await page.title()).toContain('Filedeck');

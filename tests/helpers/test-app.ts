@@ -14,7 +14,7 @@ export interface TestApp {
   s: Services;
   app: Awaited<ReturnType<typeof createHttpApp>>;
   /** Sends a request through app.handle(); `path` is relative to the app (no host). */
-  req(method: string, path: string, init?: { body?: unknown; headers?: Record<string, string>; token?: string; raw?: BodyInit }): Promise<Response>;
+  req(method: string, path: string, init?: { body?: unknown; headers?: Record<string, string>; token?: string; raw?: BodyInit | Uint8Array }): Promise<Response>;
   login(username: string, password: string): Promise<string>;
   adminToken(): Promise<string>;
   /** Creates a user with the given permissions (others from defaults) and returns its token. */
@@ -40,7 +40,7 @@ export async function makeTestApp(flags: Partial<Record<keyof Config, unknown>> 
     async req(method, path, init = {}) {
       const headers: Record<string, string> = { ...(init.headers ?? {}) };
       if (init.token) headers['X-Auth'] = init.token;
-      let body: BodyInit | undefined = init.raw;
+      let body = init.raw as BodyInit | undefined;
       if (init.body !== undefined) {
         body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
         headers['Content-Type'] ??= 'application/json';

@@ -1,5 +1,7 @@
 import type { Resource } from '../../server/contract/resource';
-import { requestJson } from './client';
+import type { User } from '../../server/contract/user';
+import { pageConfig } from '../state/page-config';
+import { request, requestJson } from './client';
 
 /** A resource as the web app uses it: with its in-app URL, and its index among its siblings. */
 export interface WebResource extends Omit<Resource, 'items'> {
@@ -7,6 +9,7 @@ export interface WebResource extends Omit<Resource, 'items'> {
   url: string;
   index: number;
   items?: WebResource[];
+  checksums?: Record<string, string>;
 }
 
 /** Encodes a decoded virtual path ("/a b/c#d") segment by segment, keeping the slashes. */
@@ -29,8 +32,79 @@ function withUrls(res: Resource): WebResource {
   return out;
 }
 
+const absolute = (path: string) => (path.startsWith('/') ? path : `/${path}`);
+
 /** GET /api/resources/{path}: a file, or a folder with its items. `path` is decoded ("/a b/"). */
 export async function fetchResource(path: string, signal?: AbortSignal): Promise<WebResource> {
-  const p = path.startsWith('/') ? path : `/${path}`;
-  return withUrls(await requestJson<Resource>(`/resources${encodePath(p)}`, { signal }));
+  return withUrls(await requestJson<Resource>(`/resources${encodePath(absolute(path))}`, { signal }));
+}
+
+/** GET /api/resources/{path}?checksum={algo}: one checksum of a file, computed on demand. */
+export async function fetchChecksum(path: string, algo: string): Promise<string> {
+  const res = await requestJson<{ checksums?: Record<string, string> }>(`/resources${encodePath(absolute(path))}?checksum=${encodeURIComponent(algo)}`);
+  return res.checksums?.[algo] ?? '';
+}
+
+/** An entry of GET /api/resources/recursive/{path}: every descendant of a folder. */
+export interface TreeEntry {
+  path: string;
+  name: string;
+  isDir: boolean;
+}
+
+/** GET /api/resources/recursive/{path}: the whole tree under a folder (used to find upload conflicts). */
+export function fetchTree(path: string, signal?: AbortSignal): Promise<TreeEntry[]> {
+  return requestJson<TreeEntry[]>(`/resources/recursive${encodePath(absolute(path))}`, { signal });
+}
+
+/** POST /api/resources/{path}: an empty body makes an empty file, a path ending in '/' a folder. 409 = exists. */
+export async function createResource(path: string, override = false): Promise<void> {
+  await request(`/resources${encodePath(absolute(path))}?override=${override}`, { method: 'POST', body: '' });
+}
+
+/** DELETE /api/resources/{path}. */
+export async function removeResource(path: string): Promise<void> {
+  await request(`/resources${encodePath(absolute(path))}`, { method: 'DELETE' });
+}
+
+export interface TransferOptions {
+  override?: boolean;
+  rename?: boolean;
+}
+
+/**
+ * PATCH /api/resources/{from}?action=copy|rename: copies or moves `from` to `to` (both decoded paths). The
+ * destination is percent-encoded per segment and then once more as a query value, as the server expects.
+ */
+export async function transfer(action: 'copy' | 'rename', from: string, to: string, opts: TransferOptions = {}): Promise<void> {
+  const destination = encodeURIComponent(encodePath(absolute(to)));
+  const q = `action=${action}&destination=${destination}&override=${!!opts.override}&rename=${!!opts.rename}`;
+  await request(`/resources${encodePath(absolute(from))}?${q}`, { method: 'PATCH' });
+}
+
+/** PUT /api/users/{id} with only the listing preferences (view mode, sorting); no password is needed for these. */
+export async function saveListingPrefs(id: number, data: Partial<Pick<User, 'viewMode' | 'sorting'>>): Promise<void> {
+  await request(`/users/${id}`, { method: 'PUT', json: { what: 'user', which: Object.keys(data), data: { id, ...data } } });
+}
+
+const apiRoot = () => `${pageConfig.BaseURL}/api`;
+
+/** Archive formats offered for downloads (spec §7); the name is sent as `algo`. */
+export const ARCHIVE_FORMATS = ['zip', 'tar', 'tar.gz', 'tar.bz2', 'tar.xz', 'tar.lz4', 'tar.sz'] as const;
+export type ArchiveFormat = (typeof ARCHIVE_FORMATS)[number];
+
+/**
+ * The download URL of one item (a file as is, a folder as an archive in `algo`), or of several items as one
+ * archive: `/api/raw/?files=<encodeURIComponent(list of encoded paths)>&algo=`. The auth cookie does the login.
+ */
+export function downloadUrl(paths: string[], algo?: ArchiveFormat): string {
+  const format = algo ? `algo=${encodeURIComponent(algo)}` : '';
+  if (paths.length === 1) return `${apiRoot()}/raw${encodePath(absolute(paths[0]!))}${format ? `?${format}` : ''}`;
+  const files = encodeURIComponent(paths.map((p) => encodePath(absolute(p))).join(','));
+  return `${apiRoot()}/raw/?files=${files}${format ? `&${format}` : ''}`;
+}
+
+/** A thumbnail URL; the modification time is the cache key so a changed image is fetched again. */
+export function thumbnailUrl(item: Pick<WebResource, 'path' | 'modified'>): string {
+  return `${apiRoot()}/preview/thumb${encodePath(absolute(item.path))}?inline=true&key=${Date.parse(item.modified)}`;
 }

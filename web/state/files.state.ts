@@ -1,6 +1,12 @@
 import { proxy, ref } from 'valtio/vanilla';
+import type { SortBy, ViewMode } from '../../server/contract/user';
+import { VIEW_MODES } from '../../server/contract/user';
 import { isApiError } from '../api/client';
-import { fetchResource, type WebResource } from '../api/resources';
+import { fetchResource, saveListingPrefs, type WebResource } from '../api/resources';
+import { auth } from './auth.state';
+import { showError } from './notices.state';
+import { progress } from './progress.state';
+import { resetSelection } from './selection.state';
 
 export interface LoadError {
   status: number;
@@ -23,29 +29,49 @@ export const files = proxy<FilesState>({ path: '', resource: null, loading: fals
 
 let current: AbortController | null = null;
 
-/** Loads a path; an answer for a path that is no longer the requested one is ignored. */
-export async function openPath(path: string): Promise<void> {
+async function load(path: string, quiet: boolean): Promise<void> {
   current?.abort();
   const controller = new AbortController();
   current = controller;
   files.path = path;
-  files.loading = true;
-  files.error = null;
+  if (!quiet) {
+    files.loading = true;
+    files.error = null;
+  }
+  progress.pending++;
   try {
     const res = await fetchResource(path, controller.signal);
-    if (current !== controller) return;
+    // An answer for a path that is no longer the requested one is ignored (spec §2).
+    if (current !== controller || files.path !== path) return;
     files.resource = ref(res);
+    files.error = null;
   } catch (e) {
     if (current !== controller) return;
     files.resource = null;
     files.error = isApiError(e) ? { status: e.status, message: e.message } : { status: 500, message: String(e) };
     if (!isApiError(e)) console.error('filedeck: loading failed', e);
   } finally {
-    if (current === controller) files.loading = false;
+    progress.pending--;
+    if (current === controller) {
+      files.loading = false;
+      current = null;
+    }
   }
 }
 
-/** Leaving the files screen clears the current request. */
+/** Loads a path; an answer for a path that is no longer the requested one is ignored. */
+export function openPath(path: string): Promise<void> {
+  return load(path, false);
+}
+
+/** Loads the current path again in place (after uploads, moves, deletes...), dropping the selection. */
+export async function reloadListing(): Promise<void> {
+  if (!files.path) return;
+  await load(files.path, true);
+  resetSelection();
+}
+
+/** Leaving the files screen cancels and clears the current request. */
 export function closeFiles(): void {
   current?.abort();
   current = null;
@@ -53,4 +79,45 @@ export function closeFiles(): void {
   files.resource = null;
   files.loading = false;
   files.error = null;
+}
+
+/** The folder the user is looking at: the listing's path, or the parent of a file on show ("/" at the root). */
+export function currentFolder(): string {
+  const res = files.resource;
+  const path = res?.path ?? files.path ?? '/';
+  const folder = res && !res.isDir ? path.replace(/\/[^/]*$/, '') : path;
+  return folder ? (folder.endsWith('/') ? folder : `${folder}/`) : '/';
+}
+
+/** The listing's items, or none when a file (or nothing) is on show. */
+export function listingItems(): readonly WebResource[] {
+  return files.resource?.isDir ? (files.resource.items ?? []) : [];
+}
+
+/** Next view mode: list → mosaic → mosaic gallery → list; saved to the user. */
+export async function cycleViewMode(): Promise<void> {
+  const user = auth.user;
+  if (!user) return;
+  const at = VIEW_MODES.indexOf(user.viewMode);
+  const next: ViewMode = VIEW_MODES[(at + 1) % VIEW_MODES.length] ?? 'list';
+  user.viewMode = next;
+  await saveListingPrefs(user.id, { viewMode: next }).catch((e: unknown) => showError(e));
+}
+
+/**
+ * Sorts by a field: the field already in use flips its direction, another field starts with asc=false (the
+ * server's default: A→Z for names, largest and newest first). The choice is saved, then the listing reloads.
+ */
+export async function sortListing(by: SortBy): Promise<void> {
+  const user = auth.user;
+  if (!user) return;
+  const now = files.resource?.sorting ?? user.sorting;
+  const asc = now.by === by ? !now.asc : false;
+  user.sorting = { by, asc };
+  try {
+    await saveListingPrefs(user.id, { sorting: { by, asc } });
+  } catch (e) {
+    showError(e);
+  }
+  await reloadListing();
 }

@@ -12,6 +12,7 @@ export const STATUS: Record<ErrorCode, number> = {
   METHOD_NOT_ALLOWED: 405,
   EXISTS: 409,
   TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNSUPPORTED: 501,
@@ -19,7 +20,7 @@ export const STATUS: Record<ErrorCode, number> = {
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized',
-  403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large',
+  403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
   416: 'Range Not Satisfiable', 429: 'Too Many Requests', 500: 'Internal Server Error', 501: 'Not Implemented',
 };
 

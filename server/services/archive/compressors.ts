@@ -51,8 +51,9 @@ function blocks(size: number, compress: (block: Buffer) => Promise<Uint8Array> |
 
 // The codecs are native add-ons (and a wasm module): loaded on first use, so a server that never makes such an
 // archive never pays their memory.
-let bzip2: Promise<{ compressBZ2(b: Uint8Array, level: number, work: number): { output: Uint8Array; error: number } }> | null = null;
-function bzip2Module() {
+type Bz2 = (block: Uint8Array) => Uint8Array;
+let bzip2: Promise<Bz2> | null = null;
+function bzip2Module(): Promise<Bz2> {
   bzip2 ??= (async () => {
     // @ts-ignore: an emscripten module without type declarations
     const { default: Bzip2 } = await import('libbzip2-wasm');
@@ -61,7 +62,12 @@ function bzip2Module() {
       if (i > 2000) throw new Error('bzip2 module did not initialise');
       await Bun.sleep(1);
     }
-    return mod;
+    // Never resolve a promise with the emscripten Module itself: it is a thenable, and awaiting it hangs.
+    return (block: Uint8Array) => {
+      const r = mod.compressBZ2(block, 9, 0) as { output: Uint8Array; error: number };
+      if (r.error) throw new Error(`bzip2 error ${r.error}`);
+      return r.output.slice();
+    };
   })();
   return bzip2;
 }
@@ -82,10 +88,6 @@ export async function compressor(codec: Codec): Promise<Transform> {
       return blocks(4 * 1024 * 1024, (b) => compressFrameSync(b));
     }
     case 'bz2':
-      return blocks(900 * 1000, async (b) => {
-        const r = (await bzip2Module()).compressBZ2(b, 9, 0);
-        if (r.error) throw new Error(`bzip2 error ${r.error}`);
-        return r.output.slice();
-      });
+      return blocks(900 * 1000, async (b) => (await bzip2Module())(b));
   }
 }

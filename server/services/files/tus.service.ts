@@ -65,7 +65,7 @@ export class TusService {
    */
   async append(actor: Actor, path: string, offsetHeader: string | null, contentType: string | null, body: AsyncIterable<Uint8Array> | null): Promise<number> {
     this.guard(actor, path);
-    if (contentType?.split(';')[0]?.trim() !== 'application/offset+octet-stream') throw new AppError('UNSUPPORTED', 'Content-Type must be application/offset+octet-stream');
+    if (contentType?.split(';')[0]?.trim() !== 'application/offset+octet-stream') throw new AppError('UNSUPPORTED_MEDIA', 'Content-Type must be application/offset+octet-stream');
     if (offsetHeader === null || !/^\d{1,16}$/.test(offsetHeader.trim())) throw invalid('Upload-Offset must be a whole number');
     const offset = Number(offsetHeader.trim());
     const userId = this.uid(actor);

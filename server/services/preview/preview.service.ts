@@ -77,7 +77,7 @@ export class PreviewService {
     const data = await this.sem.run(() => this.render(real, size, outPng));
     if (!data) return raw; // small enough already and in a format browsers show
     mkdirSync(join(this.dir, key.slice(0, 2)), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
+    const tmp = `${file}.${crypto.randomUUID()}.tmp`; // concurrent renders of one image each write their own
     await writeFile(tmp, data, { mode: 0o600 });
     await rename(tmp, file);
     this.d.store.add(real, file, data.length);
@@ -92,7 +92,9 @@ export class PreviewService {
     let meta;
     try {
       meta = await new Transformer(input).metadata();
-    } catch {
+    } catch (e) {
+      // The decoder refuses images whose dimensions would need too much memory: that is a bomb, not a bad file.
+      if (/memory limit/i.test((e as Error).message)) throw new AppError('TOO_LARGE', 'the image is too large to preview');
       throw new AppError('UNSUPPORTED', 'the image cannot be decoded');
     }
     if (meta.width > MAX_SIDE || meta.height > MAX_SIDE || meta.width * meta.height > MAX_PIXELS)

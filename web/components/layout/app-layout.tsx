@@ -1,19 +1,47 @@
 import type { ReactNode } from 'react';
+import { useSnapshot } from 'valtio';
+import { auth } from '../../state/auth.state';
+import { pageConfig } from '../../state/page-config';
+import { PromptsHost } from '../prompts/prompts-host';
+import { SearchOverlay } from '../search/search-overlay';
+import { ShellPanel } from '../shell/shell-panel';
+import { UploadPanel } from '../upload/upload-panel';
+import { Notices } from './notices';
+import { ProgressBar } from './progress-bar';
 import { Sidebar } from './sidebar';
 
-/** Sidebar plus the main view with a page heading. */
-export function AppLayout({ title, children }: { title: string; children: ReactNode }) {
+export interface AppLayoutProps {
+  title: string;
+  children: ReactNode;
+  /** Buttons shown on the end side of the header. */
+  actions?: ReactNode;
+  /** No header: the view brings its own (file previews and the editor). */
+  bare?: boolean;
+}
+
+/** Sidebar, header and main view, plus what floats over them: prompts, search, shell, uploads, notices. */
+export function AppLayout({ title, children, actions, bare }: AppLayoutProps) {
+  const { loggedIn, user } = useSnapshot(auth);
   return (
     <div className="layout">
+      <ProgressBar />
       <Sidebar />
-      <main className="layout__main">
-        <header className="layout__header">
-          <h1 className="layout__title" title={title}>
-            {title}
-          </h1>
-        </header>
+      <main className={bare ? 'layout__main is-bare' : 'layout__main'}>
+        {!bare && (
+          <header className="layout__header">
+            <h1 className="layout__title" title={title}>
+              {title}
+            </h1>
+            {actions && <div className="layout__actions">{actions}</div>}
+          </header>
+        )}
         <div className="layout__content">{children}</div>
       </main>
+      {loggedIn && <SearchOverlay />}
+      {loggedIn && pageConfig.EnableExec && user?.perm.execute && <ShellPanel />}
+      {loggedIn && <UploadPanel />}
+      <PromptsHost />
+      <Notices />
     </div>
   );
 }

@@ -2,9 +2,13 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
 import { auth, logout } from '../../state/auth.state';
+import { currentFolder } from '../../state/files.state';
 import { canLogout, pageConfig } from '../../state/page-config';
+import { showPrompt } from '../../state/prompts.state';
 import { Brand } from '../ui/brand';
 import { Icon, type IconName } from '../ui/icon';
+import { PROJECT_URL } from './links';
+import { UsageMeter } from './usage-meter';
 
 function NavLink({ href, icon, label, active, testId }: { href: string; icon: IconName; label: string; active: boolean; testId: string }) {
   return (
@@ -15,12 +19,48 @@ function NavLink({ href, icon, label, active, testId }: { href: string; icon: Ic
   );
 }
 
-/** Main navigation: My files, Settings and Logout when logged in; Login and Signup otherwise. */
+function NavButton({ icon, label, onClick, testId }: { icon: IconName; label: string; onClick(): void; testId: string }) {
+  return (
+    <button type="button" className="nav__item" data-testid={testId} onClick={onClick}>
+      <Icon name={icon} />
+      <span>{label}</span>
+    </button>
+  );
+}
+
+/** Credits: the product link (plain text without external links), the version and the help prompt. */
+function Credits({ onFiles }: { onFiles: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <p className="sidebar__footer" data-testid="credits">
+      {pageConfig.DisableExternal ? (
+        <span data-testid="brand-text">{t('sidebar.brandLink')}</span>
+      ) : (
+        <a href={PROJECT_URL} target="_blank" rel="noopener noreferrer" data-testid="brand-link">
+          {t('sidebar.brandLink')}
+        </a>
+      )}
+      {pageConfig.Version && <span className="sidebar__version">{t('sidebar.version', { version: pageConfig.Version })}</span>}
+      {onFiles && (
+        <button type="button" className="link-button sidebar__help" onClick={() => showPrompt('help')} data-testid="help-link">
+          {t('sidebar.help')}
+        </button>
+      )}
+    </p>
+  );
+}
+
+/**
+ * Main navigation: My files, New folder and New file (create permission), Settings and Logout when logged in;
+ * Login and Signup otherwise. On files routes: the disk-usage meter.
+ */
 export function Sidebar() {
   const { t } = useTranslation();
-  const { loggedIn } = useSnapshot(auth);
+  const { loggedIn, user } = useSnapshot(auth);
   const [location] = useLocation();
   const at = (prefix: string) => location === prefix || location.startsWith(`${prefix}/`);
+  const onFiles = at('/files');
+  const base = () => (onFiles ? currentFolder() : '/');
 
   return (
     <aside className="sidebar">
@@ -30,25 +70,25 @@ export function Sidebar() {
       <nav className="nav" aria-label={t('sidebar.navigation')}>
         {loggedIn ? (
           <>
-            <NavLink href="/files/" icon="home" label={t('sidebar.myFiles')} active={at('/files')} testId="nav-files" />
-            <NavLink href="/settings" icon="settings" label={t('sidebar.settings')} active={at('/settings')} testId="nav-settings" />
-            {canLogout && (
-              <button type="button" className="nav__item" data-testid="logout" onClick={() => void logout()}>
-                <Icon name="logout" />
-                <span>{t('sidebar.logout')}</span>
-              </button>
+            <NavLink href="/files/" icon="home" label={t('sidebar.myFiles')} active={onFiles} testId="nav-files" />
+            {user?.perm.create && (
+              <>
+                <NavButton icon="folderPlus" label={t('sidebar.newFolder')} onClick={() => showPrompt('newDir', { base: base() })} testId="new-folder" />
+                <NavButton icon="filePlus" label={t('sidebar.newFile')} onClick={() => showPrompt('newFile', { base: base() })} testId="new-file" />
+              </>
             )}
+            <NavLink href="/settings" icon="settings" label={t('sidebar.settings')} active={at('/settings')} testId="nav-settings" />
+            {canLogout && <NavButton icon="logout" label={t('sidebar.logout')} onClick={() => void logout()} testId="logout" />}
           </>
         ) : (
           <>
             <NavLink href="/login" icon="login" label={t('sidebar.login')} active={false} testId="nav-login" />
-            {pageConfig.Signup && (
-              <NavLink href="/login?mode=signup" icon="signup" label={t('sidebar.signup')} active={false} testId="nav-signup" />
-            )}
+            {pageConfig.Signup && <NavLink href="/login?mode=signup" icon="signup" label={t('sidebar.signup')} active={false} testId="nav-signup" />}
           </>
         )}
       </nav>
-      {pageConfig.Version && <p className="sidebar__footer">{t('sidebar.version', { version: pageConfig.Version })}</p>}
+      {loggedIn && onFiles && !pageConfig.DisableUsedPercentage && <UsageMeter />}
+      <Credits onFiles={loggedIn && onFiles} />
     </aside>
   );
 }

@@ -1,4 +1,6 @@
+import { lazy, Suspense } from 'react';
 import type { WebResource } from '../../api/resources';
+import '../../styles/preview.css';
 
 /**
  * Contract between the files screen and the viewers slice. The files screen renders this for a file whose type
@@ -14,6 +16,13 @@ export interface PreviewerProps {
   onInfo(): void;
 }
 
-export function Previewer({ resource }: PreviewerProps) {
-  return <div data-testid="previewer">{resource.name}</div>;
+// The previewer's code loads with the first preview, keeping it out of the first-load script.
+const PreviewerView = lazy(() => import('./previewer-view').then((m) => ({ default: m.PreviewerView })));
+
+export function Previewer(props: PreviewerProps) {
+  return (
+    <Suspense fallback={<section className="previewer" aria-busy="true" />}>
+      <PreviewerView {...props} />
+    </Suspense>
+  );
 }

@@ -1,36 +1,89 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
+import type { WebResource } from '../../api/resources';
+import { HeaderActions, SelectionBar } from '../../components/files/file-actions-bar';
+import { Listing } from '../../components/files/listing';
 import { AppLayout } from '../../components/layout/app-layout';
+import { Breadcrumbs } from '../../components/layout/breadcrumbs';
 import { usePageTitle } from '../../components/layout/use-page-title';
-import { FileList } from '../../components/files/file-list';
 import { ErrorState } from '../../components/ui/error-state';
+import { auth } from '../../state/auth.state';
 import { closeFiles, files, openPath } from '../../state/files.state';
+import { closePrompt } from '../../state/prompts.state';
+import { resetSelection, resetSelectionAndMode, selection } from '../../state/selection.state';
+import { closeShell } from '../../state/shell.state';
+import { loadUsage } from '../../state/usage.state';
+import { FileView } from './file-view';
 import { currentFilesPath } from './files-path';
+import { useFilesKeys } from './use-files-keys';
 
-/** The files view (first slice): the current folder's items, or a note for a file; errors as an error page. */
+const folderOf = (path: string) => (path.endsWith('/') ? path : path.replace(/[^/]*$/, '')) || '/';
+const NONE: readonly WebResource[] = [];
+
+/**
+ * The files view: a folder listing, the editor (text files) or the previewer (anything else); errors as an
+ * error page. One layout stays mounted across navigation, so the shell and uploads panel keep their state.
+ * Leaving the view closes the shell and cancels the current request.
+ */
 export function FilesScreen() {
   const { t } = useTranslation();
   useLocation(); // re-render on navigation; the path itself is read raw
   const path = currentFilesPath();
   const snap = useSnapshot(files);
+  const { user } = useSnapshot(auth);
+  const { selected, multiple } = useSnapshot(selection);
 
   useEffect(() => {
+    // A route change resets the selection and multiple mode and closes prompts (spec §4).
+    resetSelectionAndMode();
+    closePrompt();
     void openPath(path);
+    void loadUsage(folderOf(path));
   }, [path]);
-  useEffect(() => closeFiles, []);
+  useEffect(
+    () => () => {
+      closeFiles();
+      closeShell();
+    },
+    [],
+  );
 
-  const current = snap.path === path && !snap.loading ? snap.resource : null;
+  const ready = snap.path === path && !snap.loading;
+  const current = ready ? snap.resource : null;
+  const folder = current?.isDir ? current : null;
+  const items = folder?.items ?? NONE;
+  const chosen = useMemo(() => selected.map((i) => items[i]).filter((i): i is WebResource => !!i), [selected, items]);
+  const order = useMemo(() => [...items.filter((i) => i.isDir), ...items.filter((i) => !i.isDir)].map((i) => i.index), [items]);
+  useFilesKeys(() => (folder && auth.user ? { user: auth.user, folder, selected: chosen, order } : null));
+
   const segments = path.split('/').filter(Boolean);
-  const title = segments[segments.length - 1] ?? t('sidebar.myFiles');
+  const title = current && !current.isDir ? current.name : (segments[segments.length - 1] ?? t('routes.files'));
   usePageTitle(title);
 
-  let body;
-  if (snap.path === path && snap.error) body = <ErrorState status={snap.error.status} />;
-  else if (!current) body = <p className="status-text" role="status">{t('files.loading')}</p>;
-  else if (current.isDir) body = <FileList items={current.items ?? []} />;
-  else body = <p className="status-text" data-testid="no-preview">{t('files.noPreview')}</p>;
-
-  return <AppLayout title={title}>{body}</AppLayout>;
+  if (current && !current.isDir) {
+    return (
+      <AppLayout title={title} bare>
+        <FileView resource={current} />
+      </AppLayout>
+    );
+  }
+  return (
+    <AppLayout title={title} actions={folder && user ? <HeaderActions user={user} folder={folder} selected={chosen} multiple={multiple} /> : undefined}>
+      <Breadcrumbs path={path} />
+      {folder && user ? (
+        <>
+          <Listing folder={folder} />
+          <SelectionBar user={user} folder={folder} selected={chosen} onClear={resetSelection} />
+        </>
+      ) : ready && snap.error ? (
+        <ErrorState status={snap.error.status} />
+      ) : (
+        <p className="status-text" role="status" data-testid="files-loading">
+          {t('files.loading')}
+        </p>
+      )}
+    </AppLayout>
+  );
 }

@@ -1,0 +1,68 @@
+import type { Share } from '../../server/contract/share';
+import { createShare, deleteShare, fetchSharesOf, shareUrl, type NewShare } from '../api/shares';
+import { showError, showSuccess } from '../state/notices.state';
+
+export { shareUrl };
+
+/** Links in the order the share dialog lists them: permanent first, then by expiry. */
+export function sortLinks(list: readonly Share[]): Share[] {
+  return [...list].sort((a, b) => (a.expire === 0 ? 0 : 1) - (b.expire === 0 ? 0 : 1) || a.expire - b.expire);
+}
+
+/**
+ * The links of an item, as the share dialog opens: when there are none, one permanent link without a password is
+ * created and the list is read again.
+ */
+export async function openLinks(path: string): Promise<Share[]> {
+  let list = await fetchSharesOf(path);
+  if (list.length === 0) {
+    await createShare(path);
+    list = await fetchSharesOf(path);
+  }
+  return sortLinks(list);
+}
+
+export async function linksOf(path: string): Promise<Share[]> {
+  return sortLinks(await fetchSharesOf(path));
+}
+
+export async function createLink(path: string, opts: NewShare): Promise<boolean> {
+  try {
+    await createShare(path, opts);
+    showSuccess('notices.shareCreated');
+    return true;
+  } catch (e) {
+    showError(e);
+    return false;
+  }
+}
+
+export async function removeLink(hash: string): Promise<boolean> {
+  try {
+    await deleteShare(hash);
+    showSuccess('notices.shareDeleted');
+    return true;
+  } catch (e) {
+    showError(e);
+    return false;
+  }
+}
+
+/** Copies text to the clipboard (the async API where allowed, else a hidden text field). */
+export async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand('copy');
+    area.remove();
+    if (!ok) return showError(null, 'notices.copyFailed');
+  }
+  showSuccess('notices.linkCopied');
+}

@@ -1,0 +1,78 @@
+import { fetchResource, transfer, type TransferOptions } from '../api/resources';
+import { auth } from '../state/auth.state';
+import { clearClipboard, clipboard } from '../state/clipboard.state';
+import { currentFolder, files, listingItems, reloadListing } from '../state/files.state';
+import { goTo } from '../state/navigation';
+import { showError, showSuccess } from '../state/notices.state';
+import { withProgress } from '../state/progress.state';
+import { showPrompt } from '../state/prompts.state';
+
+export interface TransferItem {
+  /** Decoded path of the source. */
+  from: string;
+  name: string;
+}
+
+type Action = 'copy' | 'rename';
+
+const folderUrl = (folder: string) => `/files${folder.split('/').map(encodeURIComponent).join('/')}`.replace(/\/?$/, '/');
+const asFolder = (p: string) => (p.endsWith('/') ? p : `${p}/`);
+
+async function run(action: Action, items: readonly TransferItem[], dest: string, opts: TransferOptions): Promise<boolean> {
+  try {
+    await withProgress(() => Promise.all(items.map((i) => transfer(action, i.from.replace(/\/$/, ''), dest + i.name, opts))));
+    showSuccess(action === 'copy' ? 'notices.copied' : 'notices.moved');
+    return true;
+  } catch (e) {
+    showError(e);
+    return false;
+  } finally {
+    await reloadListing();
+  }
+}
+
+async function namesIn(dest: string): Promise<Set<string>> {
+  const here = files.resource?.isDir && asFolder(files.resource.path) === dest;
+  const items = here ? listingItems() : ((await fetchResource(dest)).items ?? []);
+  return new Set(items.map((i) => i.name));
+}
+
+/**
+ * Copies or moves items into `dest` (decoded folder path). Into the folder they come from, a copy gets a free
+ * name (rename=true); elsewhere a clash opens the replace-rename prompt (override or rename).
+ */
+export async function transferItems(action: Action, items: readonly TransferItem[], destination: string, opts: { redirect?: boolean; onDone?: () => void } = {}): Promise<void> {
+  if (!items.length) return;
+  const dest = asFolder(destination);
+  const done = (ok: boolean) => {
+    if (ok) opts.onDone?.();
+    if (ok && opts.redirect && auth.user?.redirectAfterCopyMove && asFolder(currentFolder()) !== dest) goTo(folderUrl(dest));
+  };
+  const sameFolder = items.every((i) => asFolder(i.from.replace(/\/$/, '').replace(/[^/]*$/, '')) === dest);
+  if (sameFolder) {
+    // A move into the folder it is already in changes nothing.
+    done(action === 'copy' ? await run(action, items, dest, { rename: true }) : true);
+    return;
+  }
+  let taken: Set<string>;
+  try {
+    taken = await namesIn(dest);
+  } catch (e) {
+    return showError(e);
+  }
+  const clashing = items.filter((i) => taken.has(i.name)).map((i) => i.name);
+  if (!clashing.length) return done(await run(action, items, dest, {}));
+  showPrompt('replaceRename', {
+    names: clashing,
+    onOverwrite: () => void run(action, items, dest, { override: true }).then(done),
+    onRename: () => void run(action, items, dest, { rename: true }).then(done),
+  });
+}
+
+/** Ctrl+V: a cut moves and empties the clipboard, a copy copies; into the same folder a copy auto-renames. */
+export async function pasteClipboard(): Promise<void> {
+  const { key, items } = clipboard;
+  if (!key || !items.length) return;
+  const list = items.map((i) => ({ from: i.from, name: i.name }));
+  await transferItems(key === 'x' ? 'rename' : 'copy', list, currentFolder(), { onDone: key === 'x' ? clearClipboard : undefined });
+}

@@ -1,0 +1,11 @@
+import { request } from './client';
+import { encodePath } from './resources';
+
+/** PUT /api/resources{path}: replaces a file's content with the given text. */
+export async function saveText(path: string, text: string): Promise<void> {
+  await request(`/resources${encodePath(path)}`, {
+    method: 'PUT',
+    body: text,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+  });
+}

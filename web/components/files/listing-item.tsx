@@ -1,0 +1,88 @@
+import { memo, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { thumbnailUrl, type WebResource } from '../../api/resources';
+import { formatExact, formatRelative, formatSize } from '../ui/format';
+import { Icon, type IconName } from '../ui/icon';
+
+const TYPE_ICONS: Partial<Record<WebResource['type'], IconName>> = {
+  image: 'fileImage',
+  audio: 'fileAudio',
+  video: 'fileVideo',
+  pdf: 'filePdf',
+  text: 'fileText',
+  textImmutable: 'fileText',
+};
+
+export interface ItemHandlers {
+  onClick(index: number, e: MouseEvent | KeyboardEvent): void;
+  onOpen(item: WebResource): void;
+  onDragStart(index: number, e: DragEvent): void;
+}
+
+export interface ListingItemProps {
+  item: WebResource;
+  selected: boolean;
+  cut: boolean;
+  dropTarget: boolean;
+  draggable: boolean;
+  thumbs: boolean;
+  exactDates: boolean;
+  handlers: ItemHandlers;
+}
+
+/** A thumbnail, fetched lazily by the browser once the item scrolls near the view; the icon if it fails. */
+function Thumb({ item }: { item: WebResource }) {
+  const [failed, setFailed] = useState(false);
+  if (failed) return <Icon name="fileImage" className="item__icon" />;
+  return <img className="item__thumb" src={thumbnailUrl(item)} alt="" loading="lazy" decoding="async" draggable={false} onError={() => setFailed(true)} />;
+}
+
+/** One file or folder of the listing (list row, mosaic tile or gallery card, by CSS). */
+export const ListingItem = memo(function ListingItem({ item, selected, cut, dropTarget, draggable, thumbs, exactDates, handlers }: ListingItemProps) {
+  const { t, i18n } = useTranslation();
+  const lng = i18n.language;
+  const cls = ['item', selected && 'is-selected', cut && 'is-cut', dropTarget && 'is-drop-target', item.isDir && 'is-dir'].filter(Boolean).join(' ');
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      handlers.onOpen(item);
+    } else if (e.key === ' ') {
+      e.preventDefault();
+      handlers.onClick(item.index, e);
+    }
+  };
+  const exact = formatExact(item.modified, lng);
+  return (
+    <div
+      className={cls}
+      role="option"
+      aria-selected={selected}
+      tabIndex={0}
+      data-testid="item"
+      data-name={item.name}
+      data-dir={item.isDir ? 'true' : 'false'}
+      data-index={item.index}
+      draggable={draggable}
+      onClick={(e) => handlers.onClick(item.index, e)}
+      onDoubleClick={() => handlers.onOpen(item)}
+      onKeyDown={onKeyDown}
+      onDragStart={(e) => handlers.onDragStart(item.index, e)}
+    >
+      <div className="item__visual">
+        {thumbs && item.type === 'image' ? <Thumb item={item} /> : <Icon name={item.isDir ? 'folder' : (TYPE_ICONS[item.type] ?? 'file')} className={item.isDir ? 'item__icon is-dir' : 'item__icon'} />}
+      </div>
+      <div className="item__info">
+        <p className="item__name" title={item.name}>
+          {item.name}
+          {cut && <span className="sr-only"> ({t('files.cut')})</span>}
+        </p>
+        <p className="item__size">{item.isDir ? '—' : item.type === 'invalid_link' ? t('files.invalidLink') : formatSize(item.size, lng)}</p>
+        <p className="item__modified">
+          <time dateTime={item.modified} title={exact}>
+            {exactDates ? exact : formatRelative(item.modified, lng)}
+          </time>
+        </p>
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,124 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import type { WebResource } from '../../api/resources';
+import { bigPreviewUrl, rawUrl } from '../../api/preview';
+import { auth } from '../../state/auth.state';
+import { pageConfig } from '../../state/page-config';
+import { DECODED_IN_BROWSER, previewState, subtitleTrackUrl } from '../../state/preview.state';
+import { TiffCanvas } from './tiff-canvas';
+import { ViewerIcon } from './viewer-icons';
+import { ZoomSurface } from './zoom-surface';
+
+function ImagePreview({ resource }: { resource: WebResource }) {
+  const { t } = useTranslation();
+  const { fullSize } = useSnapshot(previewState);
+  // 0: as chosen; 1: the resized preview failed (too large to resize, say), so the original is tried; 2: failed.
+  const [fallback, setFallback] = useState(0);
+  const resized = pageConfig.ResizePreview && !fullSize && fallback === 0;
+  const src = resized ? bigPreviewUrl(resource.path, resource.modified) : rawUrl(resource.path, true);
+  useEffect(() => setFallback(0), [fullSize]);
+  if (fallback === 2) return <NoPreview resource={resource} message={t('preview.loadFailed')} />;
+  return (
+    <ZoomSurface resetKey={resource.path}>
+      {DECODED_IN_BROWSER.test(resource.name) ? (
+        <TiffCanvas path={resource.path} name={resource.name} />
+      ) : (
+        <img className="previewer__image" data-testid="preview-image" src={src} alt={resource.name} draggable={false} onError={() => setFallback(resized ? 1 : 2)} />
+      )}
+    </ZoomSurface>
+  );
+}
+
+/** <track>s for a video's subtitle files; SubRip files are converted to WebVTT blob URLs first. */
+function useSubtitleTracks(paths: readonly string[] | undefined): { src: string; label: string }[] {
+  const key = (paths ?? []).join('\n');
+  const [tracks, setTracks] = useState<{ src: string; label: string }[]>([]);
+  useEffect(() => {
+    const list = key ? key.split('\n') : [];
+    const controller = new AbortController();
+    const made: string[] = [];
+    void Promise.all(
+      list.map((p) =>
+        subtitleTrackUrl(p, rawUrl(p, true), controller.signal).then(
+          (src) => {
+            if (src.startsWith('blob:')) made.push(src);
+            return { src, label: p.slice(p.lastIndexOf('/') + 1) };
+          },
+          () => null,
+        ),
+      ),
+    ).then((all) => {
+      if (!controller.signal.aborted) setTracks(all.filter((x) => x !== null));
+    });
+    return () => {
+      controller.abort();
+      made.forEach((u) => URL.revokeObjectURL(u));
+    };
+  }, [key]);
+  return tracks;
+}
+
+function VideoPreview({ resource }: { resource: WebResource }) {
+  const tracks = useSubtitleTracks(resource.subtitles);
+  return (
+    <video className="previewer__video" data-testid="preview-video" src={rawUrl(resource.path, true)} controls autoPlay playsInline>
+      {tracks.map((tr, i) => (
+        <track key={tr.src} kind="subtitles" src={tr.src} label={tr.label} default={i === 0} />
+      ))}
+    </video>
+  );
+}
+
+function AudioPreview({ resource }: { resource: WebResource }) {
+  return (
+    <div className="previewer__card">
+      <ViewerIcon name="music" className="previewer__card-icon" />
+      <p className="previewer__card-name">{resource.name}</p>
+      <audio className="previewer__audio" data-testid="preview-audio" src={rawUrl(resource.path, true)} controls autoPlay />
+    </div>
+  );
+}
+
+/** The no-preview message, with download and open-in-new-tab links when the user may download. */
+export function NoPreview({ resource, message }: { resource: WebResource; message?: string }) {
+  const { t } = useTranslation();
+  const { user } = useSnapshot(auth);
+  return (
+    <div className="previewer__card" data-testid="preview-none">
+      <ViewerIcon name="file" className="previewer__card-icon" />
+      <p className="previewer__card-name">{resource.name}</p>
+      <p className="previewer__card-text">{message ?? t('preview.noPreview')}</p>
+      {user?.perm.download && (
+        <div className="previewer__card-actions">
+          <a className="btn btn--primary" href={rawUrl(resource.path, false)} download={resource.name} data-testid="preview-none-download">
+            <ViewerIcon name="download" />
+            {t('preview.download')}
+          </a>
+          <a className="btn btn--secondary" href={rawUrl(resource.path, true)} target="_blank" rel="noopener noreferrer" data-testid="preview-none-open">
+            <ViewerIcon name="external" />
+            {t('preview.openInNewTab')}
+          </a>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** What the previewer shows for each resource type. */
+export function PreviewMedia({ resource }: { resource: WebResource }) {
+  const { user } = useSnapshot(auth);
+  if (!user?.perm.download) return <NoPreview resource={resource} />; // the media URLs would all be refused
+  switch (resource.type) {
+    case 'image':
+      return <ImagePreview resource={resource} />;
+    case 'video':
+      return <VideoPreview resource={resource} />;
+    case 'audio':
+      return <AudioPreview resource={resource} />;
+    case 'pdf':
+      return <iframe className="previewer__pdf" data-testid="preview-pdf" src={rawUrl(resource.path, true)} title={resource.name} />;
+    default:
+      return <NoPreview resource={resource} />;
+  }
+}

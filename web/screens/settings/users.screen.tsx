@@ -1,0 +1,66 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { Link } from 'wouter';
+import { SettingsLayout } from '../../components/settings/settings-layout';
+import { ExtraIcon } from '../../components/share-page/icons';
+import { ErrorState } from '../../components/ui/error-state';
+import { loadUsers, usersState } from '../../state/users.state';
+
+/** /settings/users: every user with the admin flag and scope, an edit link each, and New. */
+export function UsersScreen() {
+  const { t } = useTranslation();
+  const { list, error } = useSnapshot(usersState);
+
+  useEffect(() => {
+    void loadUsers();
+  }, []);
+
+  let body;
+  if (error) body = <ErrorState status={error.status} />;
+  else if (!list) body = <p className="status-text" role="status">{t('settings.loading')}</p>;
+  else
+    body = (
+      <div className="settings-table-wrap">
+        <table className="settings-table" data-testid="users-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('users.username')}</th>
+              <th scope="col">{t('users.admin')}</th>
+              <th scope="col">{t('users.scope')}</th>
+              <th scope="col"><span className="settings-sr-only">{t('settings.actions')}</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((u) => (
+              <tr key={u.id} data-testid="user-row" data-username={u.username}>
+                <td className="settings-table__main">{u.username}</td>
+                <td>{u.perm.admin ? <span className="settings-yes" aria-label={t('users.yes')}><ExtraIcon name="check" /></span> : <span className="settings-no" aria-label={t('users.no')}>—</span>}</td>
+                <td className="settings-table__mono">{u.scope}</td>
+                <td className="settings-table__actions">
+                  <Link href={`/settings/users/${u.id}`} className="settings-icon-btn" aria-label={t('users.edit', { username: u.username })} title={t('users.edit', { username: u.username })} data-testid="user-edit">
+                    <ExtraIcon name="edit" />
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+
+  return (
+    <SettingsLayout title={t('routes.users')}>
+      <section className="settings-card">
+        <div className="settings-card__head">
+          <h2 className="settings-card__title">{t('users.title')}</h2>
+          <Link href="/settings/users/new" className="btn btn--primary settings-btn--small" data-testid="user-new">
+            <ExtraIcon name="plus" />
+            <span>{t('users.new')}</span>
+          </Link>
+        </div>
+        <div className="settings-card__body settings-card__body--flush">{body}</div>
+      </section>
+    </SettingsLayout>
+  );
+}
