@@ -71,6 +71,10 @@ export async function createArchive(actor: Actor, targets: string[], algo: strin
   let name = baseName(root) || (root === '/' ? basename(actor.fs.realRoot) : '') || 'archive';
   if (targets.length > 1) name = `_${name}`;
   const arch = format.zip ? new ZipArchive({ store: true }) : new TarArchive(format.gzip ? { gzip: true, gzipOptions: { level: 6 } } : {});
+  // archiver 8's tar plugin unpipes its engine on abort, but tar-stream 3's pack has no unpipe: that threw outside
+  // any handler when a client hung up and took the whole process down. A no-op is all the engine needs.
+  const engine = (arch as unknown as { _module?: { engine?: { unpipe?: () => void } } })._module?.engine;
+  if (engine && typeof engine.unpipe !== 'function') engine.unpipe = () => {};
   const out: Transform | typeof arch = format.codec ? arch.pipe(await compressor(format.codec)) : arch;
   const rel = (p: string) => entryName(root === '/' ? p.slice(1) : p.slice(root.length + 1));
   const queue = (arch as unknown as { _queue: { length(): number } })._queue;
@@ -93,9 +97,49 @@ export async function createArchive(actor: Actor, targets: string[], algo: strin
   };
   arch.on('warning', () => {}); // an unreadable entry is skipped, not fatal
   feed().catch((e) => arch.destroy(e));
-  signal?.addEventListener('abort', () => {
-    arch.abort();
-    out.destroy();
+  return { name: name + format.ext, stream: toWebStream(out as Readable, () => arch.abort(), signal) };
+}
+
+/**
+ * The archive as a web stream with backpressure. A hang-up never destroys the node streams mid-entry (archiver
+ * and tar-stream then throw outside any handler, which took the process down): archiver is aborted, which stops
+ * new entries and ends the archive after the one in flight, and what is still produced is drained and dropped.
+ */
+function toWebStream(out: Readable, abort: () => void, signal?: AbortSignal): ReadableStream<Uint8Array> {
+  let done = false;
+  let ctrl: ReadableStreamDefaultController<Uint8Array>;
+  const stop = () => {
+    if (done) return;
+    done = true;
+    out.removeAllListeners('data');
+    out.on('data', () => {});
+    out.resume();
+    abort();
+  };
+  out.on('error', () => {
+    if (!done) ctrl.error(new Error('archive failed'));
+    done = true;
   });
-  return { name: name + format.ext, stream: Readable.toWeb(out as Readable) as unknown as ReadableStream<Uint8Array> };
+  signal?.addEventListener('abort', stop);
+  return new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        ctrl = c;
+        out.on('data', (chunk: Buffer) => {
+          if (done) return;
+          c.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((c.desiredSize ?? 0) <= 0) out.pause();
+        });
+        out.on('end', () => {
+          if (!done) c.close();
+          done = true;
+        });
+      },
+      pull() {
+        out.resume();
+      },
+      cancel: stop,
+    },
+    { highWaterMark: 8 },
+  );
 }
