@@ -32,13 +32,14 @@ try {
     } catch {}
     await Bun.sleep(10);
   }
-  const token = await (await fetch(`${base}/api/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: PW }) })).text();
+  const login = async () => (await fetch(`${base}/api/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: PW }) })).text();
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
   const times: number[] = [];
   let jsGzip = 0;
   let jsRaw = 0;
   for (let run = 0; run < 5; run++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const token = await login(); // a fresh session each run: the app renews (and so revokes) the one it starts with
     await context.addCookies([{ name: 'auth', value: token, url: base, sameSite: 'Strict' }]);
     await context.addInitScript(`localStorage.setItem('jwt', ${JSON.stringify(token)});`);
     const page = await context.newPage();
@@ -48,7 +49,10 @@ try {
     });
     await page.goto(`${base}/files/big/`);
     // Checked once per animation frame: the first frame in which 50 items are in the DOM (time since navigation start).
-    const painted = await page.waitForFunction(() => (document.querySelectorAll('[data-testid=item]').length >= 50 ? performance.now() : 0), null, { polling: 'raf', timeout: 30_000 });
+    const painted = await page.waitForFunction(() => (document.querySelectorAll('[data-testid=item]').length >= 50 ? performance.now() : 0), null, { polling: 'raf', timeout: 30_000 }).catch(async (e) => {
+      await page.screenshot({ path: join(tmpdir(), 'filedeck-ui-bench-failure.png') });
+      throw new Error(`the listing did not show 50 items (at ${page.url()}; screenshot in ${tmpdir()}): ${(e as Error).message}`);
+    });
     times.push((await painted.jsonValue()) as number);
     if (run === 0) {
       for (const url of new Set(scripts)) {
