@@ -22,7 +22,7 @@ export function initI18n(): void {
     resources: { en: { translation: en } },
     lng: DEFAULT_LOCALE,
     fallbackLng: DEFAULT_LOCALE,
-    supportedLngs: [...SUPPORTED_LOCALES],
+    supportedLngs: [...SUPPORTED_LOCALES, 'uk'],
     lowerCaseLng: true,
     load: 'currentOnly',
     initAsync: false,
@@ -34,13 +34,19 @@ export function initI18n(): void {
 const failed = new Set<string>();
 let latest = 0;
 
+/**
+ * The i18next language for an app locale. The product's code for Ukrainian is "ua" (as the reference's), but
+ * plural rules and <html lang> need the real code "uk"; every other app code is a valid tag already.
+ */
+const i18nCode = (lng: string) => (lng === 'ua' ? 'uk' : lng);
+
 async function loadCatalogue(lng: LocaleCode): Promise<boolean> {
-  if (lng === DEFAULT_LOCALE || i18next.hasResourceBundle(lng, 'translation')) return true;
+  if (lng === DEFAULT_LOCALE || i18next.hasResourceBundle(i18nCode(lng), 'translation')) return true;
   if (failed.has(lng)) return false;
   try {
     const res = await fetch(`${pageConfig.StaticURL}/locales/${lng}.json`, { credentials: 'same-origin' });
     if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
-    i18next.addResourceBundle(lng, 'translation', await res.json(), true, true);
+    i18next.addResourceBundle(i18nCode(lng), 'translation', await res.json(), true, true);
     return true;
   } catch (e) {
     failed.add(lng);
@@ -55,6 +61,6 @@ export async function setLocale(tag: string | null | undefined): Promise<void> {
   const mine = ++latest;
   const ok = await loadCatalogue(lng);
   if (mine !== latest) return; // a later switch won
-  const target = ok ? lng : DEFAULT_LOCALE;
+  const target = ok ? i18nCode(lng) : DEFAULT_LOCALE;
   if (i18next.language !== target) await i18next.changeLanguage(target);
 }
