@@ -185,6 +185,70 @@ const SHAPES = {
     </>
   ),
   plus: <path d="M12 5v14M5 12h14" />,
+  back: <path d="M15 5l-7 7 7 7" />,
+  forward: <path d="M9 5l7 7-7 7" />,
+  external: (
+    <>
+      <path d="M14 4.5h5.5V10M19.5 4.5 11 13" />
+      <path d="M17.5 14v5.5h-13v-13H10" />
+    </>
+  ),
+  expand: <path d="M4.5 9.5v-5h5M19.5 9.5v-5h-5M4.5 14.5v5h5M19.5 14.5v5h-5" />,
+  shrink: <path d="M9.5 4.5v5h-5M14.5 4.5v5h5M9.5 19.5v-5h-5M14.5 19.5v-5h5" />,
+  save: (
+    <>
+      <path d="M5 4.5h11l3 3v12H5z" />
+      <path d="M8 4.5v5h7v-5M8 19.5v-6h8v6" />
+    </>
+  ),
+  image: (
+    <>
+      <rect x="3.5" y="5" width="17" height="14" rx="2" />
+      <circle cx="9" cy="10" r="1.6" />
+      <path d="M4 17l5-4.5 3.5 3 3-2.5 4.5 4" />
+    </>
+  ),
+  music: (
+    <>
+      <path d="M9 17.5V6l10-2v11.5" />
+      <circle cx="6.5" cy="17.5" r="2.5" />
+      <circle cx="16.5" cy="15.5" r="2.5" />
+    </>
+  ),
+  video: (
+    <>
+      <rect x="3.5" y="6" width="12.5" height="12" rx="2" />
+      <path d="M16 10.5l4.5-3v9l-4.5-3" />
+    </>
+  ),
+  pdf: (
+    <>
+      <path d="M6.5 3.5h7.5l4 4v13h-11.5z" />
+      <path d="M9 12.5h6M9 16h6M9 9h2.5" />
+    </>
+  ),
+  terminal: (
+    <>
+      <rect x="3.5" y="4.5" width="17" height="15" rx="2" />
+      <path d="M7.5 9.5l3 2.5-3 2.5M12.5 15h4" />
+    </>
+  ),
+  stop: <rect x="7" y="7" width="10" height="10" rx="1.5" />,
+  eye: (
+    <>
+      <path d="M2.5 12S6 5.5 12 5.5 21.5 12 21.5 12 18 18.5 12 18.5 2.5 12 2.5 12z" />
+      <circle cx="12" cy="12" r="3" />
+    </>
+  ),
+  trash: <path d="M4.5 7h15M9.5 7V4.5h5V7M6.5 7l1 13h9l1-13M10 11v5.5M14 11v5.5" />,
+  edit: <path d="M4.5 19.5 5.5 15 15.5 5a2.1 2.1 0 0 1 3 3l-10 10zM13.5 7l3 3" />,
+  warning: <path d="M12 4 2.8 19.5h18.4zM12 10v4.5M12 17v.5" />,
+  user: (
+    <>
+      <circle cx="12" cy="8" r="3.5" />
+      <path d="M5 20c.8-3.5 3.6-5.5 7-5.5s6.2 2 7 5.5" />
+    </>
+  ),
 } satisfies Record<string, ReactElement>;
 
 export type IconName = keyof typeof SHAPES;
