@@ -37,41 +37,16 @@ export function describe(path: string, name: string, st: Stats, isSymlink: boole
   };
 }
 
-const isDigit = (c: number) => c >= 48 && c <= 57;
-
 /**
- * Natural order on already lower-cased names: digit runs compare by value ("file2" < "file10"), the rest by
- * code unit. Hand-written because Intl.Collator with numeric collation is ~20x slower on big folders.
+ * A key whose plain string order is the natural, case-insensitive order: digit runs are zero-padded to a fixed
+ * width, so "file2" sorts before "file10". Comparing precomputed keys natively is several times faster than a
+ * comparator doing the work on every comparison (a 10,000-item folder sorts in a few ms).
  */
-export function naturalCompare(a: string, b: string): number {
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const ca = a.charCodeAt(i);
-    const cb = b.charCodeAt(j);
-    if (isDigit(ca) && isDigit(cb)) {
-      let si = i;
-      let sj = j;
-      while (si < a.length && a.charCodeAt(si) === 48) si++;
-      while (sj < b.length && b.charCodeAt(sj) === 48) sj++;
-      let ei = si;
-      let ej = sj;
-      while (ei < a.length && isDigit(a.charCodeAt(ei))) ei++;
-      while (ej < b.length && isDigit(b.charCodeAt(ej))) ej++;
-      if (ei - si !== ej - sj) return ei - si - (ej - sj);
-      for (let k = 0; k < ei - si; k++) {
-        const d = a.charCodeAt(si + k) - b.charCodeAt(sj + k);
-        if (d) return d;
-      }
-      i = ei;
-      j = ej;
-      continue;
-    }
-    if (ca !== cb) return ca - cb;
-    i++;
-    j++;
-  }
-  return a.length - i - (b.length - j);
+export function naturalKey(name: string): string {
+  return name.toLowerCase().replace(/\d+/g, (run) => {
+    const digits = run.replace(/^0+/, '') || '0';
+    return digits.length >= 20 ? digits : digits.padStart(20, '0');
+  });
 }
 
 /**
@@ -79,13 +54,14 @@ export function naturalCompare(a: string, b: string): number {
  * A to Z (natural, case-insensitive). Size and modified sort in the intuitive direction.
  */
 export function sortItems(items: Resource[], by: string, asc: boolean): void {
-  const keys = new Map<Resource, string>();
-  for (const it of items) keys.set(it, it.name.toLowerCase());
-  const byName = (a: Resource, b: Resource) => naturalCompare(keys.get(a)!, keys.get(b)!) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const keyed = items.map((item) => ({ item, key: naturalKey(item.name) }));
+  type K = (typeof keyed)[number];
+  const byName = (a: K, b: K) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.item.name < b.item.name ? -1 : a.item.name > b.item.name ? 1 : 0);
   const cmp =
-    by === 'size' ? (a: Resource, b: Resource) => a.size - b.size || byName(a, b)
-    : by === 'modified' ? (a: Resource, b: Resource) => a.modified.localeCompare(b.modified) || byName(a, b)
+    by === 'size' ? (a: K, b: K) => a.item.size - b.item.size || byName(a, b)
+    : by === 'modified' ? (a: K, b: K) => (a.item.modified < b.item.modified ? -1 : a.item.modified > b.item.modified ? 1 : byName(a, b))
     : byName;
   const dir = by === 'size' || by === 'modified' ? (asc ? 1 : -1) : asc ? -1 : 1;
-  items.sort((a, b) => (a.isDir !== b.isDir ? (a.isDir ? -1 : 1) : dir * cmp(a, b)));
+  keyed.sort((a, b) => (a.item.isDir !== b.item.isDir ? (a.item.isDir ? -1 : 1) : dir * cmp(a, b)));
+  for (let i = 0; i < keyed.length; i++) items[i] = keyed[i]!.item;
 }
