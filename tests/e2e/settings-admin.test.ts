@@ -258,7 +258,8 @@ describe('global settings', () => {
     expect(s2.commands.before_upload).toEqual(['echo one', 'echo two']);
     expect(s2.shell).toEqual(['sh', '-c']);
     expect(s2.defaults.perm.delete).toBe(false); // one save keeps the other cards' values
-    expect(await page.inputValue('textarea[name=before_upload]')).toBe('echo one\necho two');
+    // The form takes the saved (normalised) values back once the save completes.
+    await page.waitForFunction(() => (document.querySelector('textarea[name=before_upload]') as HTMLTextAreaElement | null)?.value === 'echo one\necho two');
   });
 
   test('branding: the default dark theme, the instance name and the custom stylesheet reach visitors', async () => {
