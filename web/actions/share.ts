@@ -48,21 +48,4 @@ export async function removeLink(hash: string): Promise<boolean> {
   }
 }
 
-/** Copies text to the clipboard (the async API where allowed, else a hidden text field). */
-export async function copyText(text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.append(area);
-    area.select();
-    const ok = document.execCommand('copy');
-    area.remove();
-    if (!ok) return showError(null, 'notices.copyFailed');
-  }
-  showSuccess('notices.linkCopied');
-}
+export { copyText } from '../state/copy-text';

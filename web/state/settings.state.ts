@@ -129,24 +129,4 @@ export async function removeShare(hash: string): Promise<void> {
   await loadShares();
 }
 
-/** Copies a text to the clipboard (with a fallback for pages that are not a secure context). */
-export async function copyText(text: string): Promise<void> {
-  try {
-    if (navigator.clipboard && window.isSecureContext) await navigator.clipboard.writeText(text);
-    else {
-      const area = document.createElement('textarea');
-      area.value = text;
-      area.setAttribute('readonly', '');
-      area.style.position = 'fixed';
-      area.style.opacity = '0';
-      document.body.append(area);
-      area.select();
-      const ok = document.execCommand('copy');
-      area.remove();
-      if (!ok) throw new Error('copy refused');
-    }
-    notifySuccess('linkCopied');
-  } catch (e) {
-    notifyError(e);
-  }
-}
+export { copyText } from './copy-text';
