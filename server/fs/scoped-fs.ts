@@ -81,7 +81,11 @@ export class ScopedFs {
   readonly root: string;
   readonly realRoot: string;
 
-  constructor(root: string, private readonly followExternalSymlinks = false) {
+  /**
+   * @param guard the owner's access rules on virtual paths. Checked again on the path a symlink really leads to,
+   *   so an in-scope link can never open what the rules deny at its target.
+   */
+  constructor(root: string, private readonly followExternalSymlinks = false, private readonly guard?: (vpath: string) => boolean) {
     this.root = resolve(root);
     try {
       this.realRoot = realpathSync(this.root);
@@ -96,12 +100,29 @@ export class ScopedFs {
     return disk;
   }
 
-  /** Real location of a path (existing or not); throws FORBIDDEN when it would leave the scope. */
+  /** The virtual path of a real location inside this scope (null outside it). */
+  virtualOf(real: string): string | null {
+    if (!inside(real, this.realRoot)) return null;
+    return real === this.realRoot ? '/' : real.slice(this.realRoot.length).replace(/^\/?/, '/');
+  }
+
+  /** True when a link's real target is allowed by the rules (or when it is the path itself). */
+  private targetAllowed(real: string, vpath?: string): boolean {
+    if (!this.guard) return true;
+    const v = this.virtualOf(real);
+    return v === null || v === vpath || this.guard(v);
+  }
+
+  /**
+   * Real location of a path (existing or not); throws FORBIDDEN when it would leave the scope, or when it goes
+   * through a link to something the rules deny.
+   */
   async real(vpath: string): Promise<string> {
     const disk = this.lexical(vpath);
     if (this.followExternalSymlinks) return disk;
     const real = await wrap(() => realLocation(disk));
     if (!inside(real, this.realRoot)) throw forbidden();
+    if (!this.targetAllowed(real, vpath)) throw forbidden();
     return real;
   }
 
@@ -147,6 +168,7 @@ export class ScopedFs {
       return { name, stats: l, isSymlink: true, broken: true }; // dangling: list() checks where it points
     }
     if (!this.followExternalSymlinks && !inside(real, this.realRoot)) return null; // escaping links are omitted
+    if (!this.targetAllowed(real)) return null; // so are links to what the rules deny
     return { name, stats: statSync(p), isSymlink: true, broken: false };
   }
 
@@ -202,6 +224,7 @@ export class ScopedFs {
             continue;
           }
           if (!this.followExternalSymlinks && !inside(target, this.realRoot)) continue;
+          if (!this.targetAllowed(target)) continue;
           try {
             isDir = false; // never descend through links
             if ((await stat(childReal)).isDirectory()) continue; // a linked folder is not walked

@@ -45,23 +45,18 @@ export interface ActorOptions {
 /** Builds the actor for a stored user: scope under the server root, global then user rules. */
 export function actorFor(user: StoredUser, opts: ActorOptions): Actor {
   const rules = new RuleSet([...opts.globalRules, ...user.rules]);
+  const dotHidden = (path: string) => user.hideDotfiles && path.slice(path.lastIndexOf('/') + 1).startsWith('.');
   let fs: ScopedFs | null = null;
   const scopeRoot = user.scope === '/' || user.scope === '.' ? opts.root : `${opts.root}${user.scope}`;
   return {
     user,
     sessionId: opts.sessionId,
     can: (perm) => !!user.perm.admin || !!user.perm[perm],
-    allows(path) {
-      if (user.hideDotfiles) {
-        const base = path.slice(path.lastIndexOf('/') + 1);
-        if (base.startsWith('.')) return false;
-      }
-      return rules.allows(path);
-    },
+    allows: (path) => !dotHidden(path) && rules.allows(path),
     rulesAllow: (path) => rules.allows(path),
     hasRules: !rules.empty,
     get fs() {
-      fs ??= new ScopedFs(scopeRoot, opts.followExternalSymlinks);
+      fs ??= new ScopedFs(scopeRoot, opts.followExternalSymlinks, (p) => !dotHidden(p) && rules.allows(p));
       return fs;
     },
   };

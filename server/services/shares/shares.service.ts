@@ -175,7 +175,7 @@ export class SharesService {
     // owner's real paths. A file share exposes exactly that file.
     const base = row.path;
     const inOwner = (p: string) => (p === '/' ? base : base === '/' ? p : base + p);
-    const shareFs = isDir ? new ScopedFs(ownerActor.fs.root + (base === '/' ? '' : base), this.d.followExternalSymlinks) : null;
+    const shareFs = isDir ? new ScopedFs(ownerActor.fs.root + (base === '/' ? '' : base), this.d.followExternalSymlinks, (p) => ownerActor.allows(inOwner(p))) : null;
     const actor: Actor = {
       user: { ...owner, sorting: { by: 'name', asc: false } },
       can: (perm) => perm === 'download',

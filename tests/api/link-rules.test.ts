@@ -1,0 +1,53 @@
+import { afterEach, expect, test } from 'bun:test';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeTestApp, type TestApp } from '../helpers/test-app';
+
+// Rules are also checked where an in-scope symlink really leads: a link cannot open what the rules deny.
+let t: TestApp;
+afterEach(() => t?.close());
+
+async function setup() {
+  t = await makeTestApp();
+  mkdirSync(join(t.root, 'private'), { recursive: true });
+  mkdirSync(join(t.root, 'public'), { recursive: true });
+  writeFileSync(join(t.root, 'private', 'secret.txt'), 'top secret');
+  writeFileSync(join(t.root, 'public', 'ok.txt'), 'fine');
+  symlinkSync(join(t.root, 'private'), join(t.root, 'pub-link'));
+  symlinkSync(join(t.root, 'private', 'secret.txt'), join(t.root, 'secret-link.txt'));
+  symlinkSync(join(t.root, 'public', 'ok.txt'), join(t.root, 'ok-link.txt'));
+  t.s.settings.update({ rules: [{ allow: false, regex: false, path: '/private', regexp: null }] }, ['rules']);
+  return t.userToken('bob');
+}
+
+test('links to denied targets are hidden from listings and refused on every route', async () => {
+  const token = await setup();
+  const root = await (await t.req('GET', '/api/resources/', { token })).json();
+  expect(root.items.map((i: { name: string }) => i.name).sort()).toEqual(['ok-link.txt', 'public']);
+  for (const [method, path] of [
+    ['GET', '/api/raw/pub-link/secret.txt'],
+    ['GET', '/api/raw/secret-link.txt'],
+    ['GET', '/api/resources/pub-link'],
+    ['GET', '/api/resources/secret-link.txt'],
+    ['PUT', '/api/resources/secret-link.txt'],
+    ['POST', '/api/resources/pub-link/new.txt'],
+    ['DELETE', '/api/resources/pub-link/secret.txt'],
+  ] as const) {
+    const r = await t.req(method, path, { token, raw: method === 'PUT' || method === 'POST' ? 'x' : undefined });
+    expect({ method, path, status: r.status }).toEqual({ method, path, status: 403 });
+  }
+  const tar = Buffer.from(await (await t.req('GET', '/api/raw/?algo=tar', { token })).arrayBuffer()).toString('latin1');
+  expect(tar).not.toContain('top secret');
+  expect(tar).toContain('fine');
+  const ok = await t.req('GET', '/api/raw/ok-link.txt', { token });
+  expect([ok.status, await ok.text()]).toEqual([200, 'fine']);
+});
+
+test('a public share of a folder cannot reach the owner\'s denied paths through links inside it', async () => {
+  const token = await setup();
+  symlinkSync(join(t.root, 'private'), join(t.root, 'public', 'inner-link'));
+  const share = await (await t.req('POST', '/api/share/public/', { token, body: {} })).json();
+  const list = await (await t.req('GET', `/api/public/share/${share.hash}/`)).json();
+  expect(list.items.map((i: { name: string }) => i.name)).toEqual(['ok.txt']);
+  expect((await t.req('GET', `/api/public/dl/${share.hash}/inner-link/secret.txt`)).status).toBe(403);
+});
