@@ -1,5 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { startServer, type RunningServer } from '../helpers/binary';
 import { join, resolve } from 'node:path';
 
 export const SCREENSHOTS = resolve(import.meta.dir, 'screenshots');
@@ -31,4 +33,51 @@ export async function loginThroughForm(page: Page, username: string, password: s
   await page.fill('input[name=username]', username);
   await page.fill('input[name=password]', password);
   await page.click('button[type=submit]');
+}
+
+/** Logs in through the form and waits for the listing. */
+export async function loginAs(page: Page, base: string, username: string, password: string): Promise<void> {
+  await page.goto(`${base}/login`);
+  await loginThroughForm(page, username, password);
+  await page.waitForURL(`${base}/files/`);
+}
+
+/** A temp folder holding a files root and a database path for one test file. */
+export interface Workspace {
+  dir: string;
+  db: string;
+  root: string;
+}
+
+export function workspace(prefix: string): Workspace {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, db: join(dir, 'filedeck.db'), root: join(dir, 'files') };
+}
+
+export interface Session {
+  server: RunningServer;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * Starts `filedeck serve` on a workspace (the admin gets `password`), runs `setup` (CLI changes against the
+ * running server), then opens Chromium with one page logged in as admin.
+ */
+export async function openSession(ws: Workspace, password: string, serverArgs: string[] = [], setup?: () => Promise<void>): Promise<Session> {
+  const server = await startServer(['-d', ws.db, '-r', ws.root, '--password', password, '--log', '', ...serverArgs], { cwd: ws.dir });
+  await setup?.();
+  const browser = await launch();
+  const { context, page } = await newPage(browser);
+  await loginAs(page, server.url, 'admin', password);
+  return { server, browser, context, page };
+}
+
+/** Closes what openSession opened and removes the workspace. */
+export async function closeSession(ws: Workspace, s: Session | undefined): Promise<void> {
+  await s?.context.close();
+  await s?.browser.close();
+  await s?.server.stop();
+  rmSync(ws.dir, { recursive: true, force: true });
 }

@@ -1,20 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../helpers/binary';
-import { launch, loginThroughForm, newPage, shot } from './browser';
+import type { RunningServer } from '../helpers/binary';
+import { closeSession, openSession, shot, workspace, type Session } from './browser';
 
 // Every prompt of the files view, and the operations behind them, checked on the page and on disk.
-const dir = mkdtempSync(join(tmpdir(), 'filedeck-files-prompts-'));
-const db = join(dir, 'filedeck.db');
-const root = join(dir, 'files');
+const ws = workspace('filedeck-files-prompts-');
+const { dir, root } = ws;
 const PW = 'prompts-admin-password-77';
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
+let session: Session | undefined;
 
 beforeAll(async () => {
   mkdirSync(join(root, 'Inbox'), { recursive: true });
@@ -28,18 +27,10 @@ beforeAll(async () => {
   mkdirSync(join(root, 'Gallery'));
   const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
   for (const n of ['one.png', 'two.png', 'three.png']) writeFileSync(join(root, 'Gallery', n), png);
-  server = await startServer(['-d', db, '-r', root, '--password', PW, '--log', ''], { cwd: dir });
-  browser = await launch();
-  ({ page } = await newPage(browser));
-  await page.goto(`${server.url}/login`);
-  await loginThroughForm(page, 'admin', PW);
-  await page.waitForURL(`${server.url}/files/`);
+  session = await openSession(ws, PW);
+  ({ server, browser, page } = session);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => closeSession(ws, session));
 
 async function open(path: string): Promise<void> {
   await page.goto(`${server.url}/files${path}`);

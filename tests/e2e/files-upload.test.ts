@@ -1,21 +1,20 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { cli, startServer, type RunningServer } from '../helpers/binary';
-import { launch, loginThroughForm, newPage, shot } from './browser';
+import { cli, type RunningServer } from '../helpers/binary';
+import { closeSession, openSession, shot, workspace, type Session } from './browser';
 
 // Uploads: chooser (files and a folder), conflicts (replace / keep both), tus chunks, drag and drop, cancel.
-const dir = mkdtempSync(join(tmpdir(), 'filedeck-files-upload-'));
-const db = join(dir, 'filedeck.db');
-const root = join(dir, 'files');
+const ws = workspace('filedeck-files-upload-');
+const { dir, db, root } = ws;
 const local = join(dir, 'local');
 const PW = 'upload-admin-password-31';
 const CHUNK = 1024 * 1024; // the smallest chunk size the settings accept
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
+let session: Session | undefined;
 
 /** Deterministic bytes, so a corrupted or reordered chunk shows up in the comparison. */
 function bytes(n: number, seed: number): Buffer {
@@ -32,20 +31,13 @@ beforeAll(async () => {
   mkdirSync(join(local, 'Photos', 'trip'), { recursive: true });
   writeFileSync(join(local, 'Photos', 'a.jpg'), 'new photo a');
   writeFileSync(join(local, 'Photos', 'trip', 'b.jpg'), 'new photo b');
-  server = await startServer(['-d', db, '-r', root, '--password', PW, '--log', ''], { cwd: dir });
-  // Small chunks, so a modest file takes several PATCH requests.
-  expect((await cli(['-d', db, '-r', root, 'config', 'set', 'tus.chunkSize', String(CHUNK)])).code).toBe(0);
-  browser = await launch();
-  ({ page } = await newPage(browser));
-  await page.goto(`${server.url}/login`);
-  await loginThroughForm(page, 'admin', PW);
-  await page.waitForURL(`${server.url}/files/`);
+  session = await openSession(ws, PW, [], async () => {
+    // Small chunks, so a modest file takes several PATCH requests.
+    expect((await cli(['-d', db, '-r', root, 'config', 'set', 'tus.chunkSize', String(CHUNK)])).code).toBe(0);
+  });
+  ({ server, browser, page } = session);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => closeSession(ws, session));
 
 async function openFolder(path: string): Promise<void> {
   await page.goto(`${server.url}/files${path}`);

@@ -1,22 +1,21 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { cli, startServer, type RunningServer } from '../helpers/binary';
-import { launch, newPage, shot } from './browser';
+import { cli, type RunningServer } from '../helpers/binary';
+import { closeSession, newPage, openSession, shot, workspace, type Session } from './browser';
 import { login, put } from './viewers-fixture';
 
 // The text editor (spec §2 Files view: editor for text and textImmutable) in Debian's Chromium.
-const dir = mkdtempSync(join(tmpdir(), 'filedeck-viewers-editor-'));
-const db = join(dir, 'filedeck.db');
-const root = join(dir, 'files');
+const ws = workspace('filedeck-viewers-editor-');
+const { db, root } = ws;
 const PW = 'viewers-admin-password-52';
 const READER_PW = 'viewers-reader-password-52';
 let server: RunningServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+let session: Session | undefined;
 
 const disk = (rel: string) => readFileSync(join(root, rel), 'utf8');
 
@@ -25,19 +24,13 @@ beforeAll(async () => {
   put(root, 'docs/app.ts', 'export function hello(name: string): string {\n  // greet\n  return `hi ${name}`;\n}\n');
   put(root, 'docs/gone.md', '# soon deleted\n');
   put(root, 'big.log', Array.from({ length: 60000 }, (_, i) => `line ${i} lorem ipsum dolor sit amet, consectetur adipiscing`).join('\n'));
-  server = await startServer(['-d', db, '-r', root, '--password', PW, '--log', ''], { cwd: dir });
-  const add = await cli(['-d', db, '-r', root, 'users', 'add', 'reader', READER_PW, '--perm.modify', 'false', '--perm.download', 'true']);
-  expect(add.code).toBe(0);
-  browser = await launch();
-  ({ context, page } = await newPage(browser));
-  await login(page, server.url, 'admin', PW);
+  session = await openSession(ws, PW, [], async () => {
+    const add = await cli(['-d', db, '-r', root, 'users', 'add', 'reader', READER_PW, '--perm.modify', 'false', '--perm.download', 'true']);
+    expect(add.code).toBe(0);
+  });
+  ({ server, browser, context, page } = session);
 });
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => closeSession(ws, session));
 
 async function openEditor(p: Page, rel: string): Promise<void> {
   await p.goto(`${server.url}/files/${rel}`);

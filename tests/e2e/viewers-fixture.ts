@@ -76,12 +76,7 @@ export function put(root: string, rel: string, data: string | Uint8Array): void 
   writeFileSync(full, data);
 }
 
-/** Logs in through the form and waits for the listing. */
-export async function login(page: Page, base: string, username: string, password: string): Promise<void> {
-  await page.goto(`${base}/login`);
-  await loginThroughForm(page, username, password);
-  await page.waitForURL(`${base}/files/`);
-}
+export { loginAs as login } from './browser';
 
 /** The decoded names of a folder's items in the server's order, for the previewer's previous/next. */
 export async function listing(page: Page, base: string, path: string): Promise<{ name: string; type: string; isDir: boolean }[]> {

@@ -1,21 +1,20 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../helpers/binary';
-import { launch, newPage, shot } from './browser';
-import { jpeg, listing, login, pdf, png, put, tiff, wav } from './viewers-fixture';
+import type { RunningServer } from '../helpers/binary';
+import { closeSession, openSession, shot, workspace, type Session } from './browser';
+import { jpeg, listing, pdf, png, put, tiff, wav } from './viewers-fixture';
 
 // The previewer and image viewer (spec §2 Previewer, Image viewer; §4 Preview) in Debian's Chromium.
-const dir = mkdtempSync(join(tmpdir(), 'filedeck-viewers-preview-'));
-const db = join(dir, 'filedeck.db');
-const root = join(dir, 'files');
+const ws = workspace('filedeck-viewers-preview-');
+const { root } = ws;
 const PW = 'viewers-admin-password-51';
 let server: RunningServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+let session: Session | undefined;
 
 beforeAll(async () => {
   put(root, 'Gallery/a sunset #1.png', await png(1600, 1000));
@@ -26,17 +25,10 @@ beforeAll(async () => {
   put(root, 'Gallery/f-data.bin', new Uint8Array([0, 1, 2, 3, 255, 254, 0, 0, 7]));
   put(root, 'Gallery/g-notes.txt', 'text is not previewed');
   put(root, 'Gallery/h-last.png', await png(300, 300, [120, 220, 255]));
-  server = await startServer(['-d', db, '-r', root, '--password', PW, '--log', ''], { cwd: dir });
-  browser = await launch();
-  ({ context, page } = await newPage(browser));
-  await login(page, server.url, 'admin', PW);
+  session = await openSession(ws, PW);
+  ({ server, browser, context, page } = session);
 });
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => closeSession(ws, session));
 
 const at = (name: string) => `${server.url}/files/Gallery/${encodeURIComponent(name)}`;
 

@@ -1,21 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { cli, startServer, type RunningServer } from '../helpers/binary';
-import { launch, newPage, shot } from './browser';
-import { login, png, put } from './viewers-fixture';
+import { cli, type RunningServer } from '../helpers/binary';
+import { closeSession, openSession, shot, workspace, type Session } from './browser';
+import { png, put } from './viewers-fixture';
 
 // The search overlay and the shell panel (spec §2 Search, Shell panel; §7 search and command calls).
-const dir = mkdtempSync(join(tmpdir(), 'filedeck-viewers-search-'));
-const db = join(dir, 'filedeck.db');
-const root = join(dir, 'files');
+const ws = workspace('filedeck-viewers-search-');
+const { db, root } = ws;
 const PW = 'viewers-admin-password-53';
 let server: RunningServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+let session: Session | undefined;
 
 beforeAll(async () => {
   put(root, 'Trips/2024 holiday/beach #1.png', await png(64, 48));
@@ -24,19 +22,13 @@ beforeAll(async () => {
   put(root, 'Trips/mountain.png', await png(64, 48, [90, 160, 250]));
   for (let i = 0; i < 120; i++) put(root, `Logs/report-${String(i).padStart(3, '0')}.log`, `entry ${i}`);
   put(root, 'Work/readme.md', '# work');
-  server = await startServer(['-d', db, '-r', root, '--password', PW, '--log', '', '--enableExec', 'true'], { cwd: dir });
-  const update = await cli(['-d', db, '-r', root, 'users', 'update', 'admin', '--commands', 'ls,echo', '--perm.execute', 'true']);
-  expect(update.code).toBe(0);
-  browser = await launch();
-  ({ context, page } = await newPage(browser));
-  await login(page, server.url, 'admin', PW);
+  session = await openSession(ws, PW, ['--enableExec', 'true'], async () => {
+    const update = await cli(['-d', db, '-r', root, 'users', 'update', 'admin', '--commands', 'ls,echo', '--perm.execute', 'true']);
+    expect(update.code).toBe(0);
+  });
+  ({ server, browser, context, page } = session);
 });
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => closeSession(ws, session));
 
 const hits = (p: Page) => p.locator('[data-testid=search-hit]').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
 
