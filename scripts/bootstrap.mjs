@@ -45,19 +45,24 @@ function ensureDeps(bun) {
   writeFileSync(stamp, new Date().toISOString());
 }
 
-function ensureChromium() {
-  if (existsSync('/usr/bin/chromium')) return;
+// System tools the suites use: Chromium (browser tests), bubblewrap (the command sandbox), brotli and zstd
+// (archive checks), nginx (benchmark anchor).
+const SYSTEM_TOOLS = [['/usr/bin/chromium', 'chromium'], ['/usr/bin/bwrap', 'bubblewrap'], ['/usr/bin/brotli', 'brotli'], ['/usr/bin/zstd', 'zstd']];
+
+function ensureSystemTools() {
+  const missing = SYSTEM_TOOLS.filter(([bin]) => !existsSync(bin)).map(([, pkg]) => pkg);
+  if (!missing.length) return;
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   const sudo = !root && spawnSync('sudo', ['-n', 'true']).status === 0 ? ['sudo', '-n'] : [];
   if (!root && !sudo.length) {
-    say('Chromium is missing and this user cannot install packages; browser tests will fail. Install the Debian package "chromium".');
+    say(`missing and this user cannot install packages: ${missing.join(', ')}; some tests will fail. Install those Debian packages.`);
     return;
   }
-  say('installing Chromium from Debian packages (apt-get)');
+  say(`installing ${missing.join(', ')} from Debian packages (apt-get)`);
   const run = (args) => spawnSync(sudo[0] ?? args[0], sudo.length ? [...sudo.slice(1), ...args] : args.slice(1), { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   run(['apt-get', 'update']);
-  const r = run(['apt-get', 'install', '-y', '--no-install-recommends', 'chromium', 'fonts-dejavu-core']);
-  if (r.status !== 0) say('apt-get could not install chromium; browser tests will fail');
+  const r = run(['apt-get', 'install', '-y', '--no-install-recommends', ...missing, 'fonts-dejavu-core']);
+  if (r.status !== 0) say(`apt-get could not install ${missing.join(', ')}; some tests will fail`);
 }
 
 function exec(bin, args) {
@@ -77,7 +82,7 @@ if (mode === 'start') {
   if (b.status !== 0) process.exit(b.status ?? 1);
   exec(join(ROOT, 'dist', 'filedeck'), rest.length ? rest : ['serve']);
 } else if (mode === 'test') {
-  ensureChromium();
+  ensureSystemTools();
   exec(bun, ['scripts/run-tests.ts', ...rest]);
 } else {
   say('usage: node scripts/bootstrap.mjs start|test');
