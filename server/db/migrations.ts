@@ -77,4 +77,13 @@ CREATE TABLE preview_cache (
 CREATE INDEX preview_cache_path ON preview_cache(real_path);
 `,
   },
+  {
+    version: 3,
+    name: 'shares pin their real target',
+    sql: `
+ALTER TABLE shares ADD COLUMN target TEXT NOT NULL DEFAULT '';
+ALTER TABLE shares ADD COLUMN target_id TEXT NOT NULL DEFAULT '';
+CREATE INDEX shares_target ON shares(target);
+`,
+  },
 ];
