@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs';
 import { AppError, exists, forbidden, invalid } from '../../core/errors';
 import { baseName, isWithin, joinVirtual, parentOf } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
+import { authorize, authorizePath, type Effect } from '../policy/file-policy';
 import { extensionOf } from './describe';
 import type { FilesService } from './files.service';
 
@@ -10,18 +11,13 @@ export function etagOf(st: Stats): string {
   return `"${(BigInt(Math.round(st.mtimeMs * 1e6))).toString(16)}${st.size.toString(16)}"`;
 }
 
-function need(actor: Actor, perm: 'create' | 'modify' | 'delete' | 'rename'): void {
-  if (!actor.can(perm)) throw forbidden();
-}
-
 /**
  * POST /api/resources: a trailing slash creates a folder (fine if it exists); otherwise the body becomes the
  * file, written to a temporary file and renamed into place only when complete. An existing file needs
  * `override` (and the modify permission).
  */
 export async function upload(svc: FilesService, actor: Actor, path: string, isDir: boolean, body: AsyncIterable<Uint8Array> | null, override: boolean): Promise<Stats | null> {
-  need(actor, 'create');
-  svc.check(actor, path);
+  authorizePath(actor, 'create', path);
   if (path === '/') throw forbidden();
   const ctx = { actor, path };
   if (isDir) {
@@ -33,7 +29,7 @@ export async function upload(svc: FilesService, actor: Actor, path: string, isDi
   const existing = await actor.fs.stat(path).catch((e) => (e instanceof AppError && e.code === 'NOT_FOUND' ? null : Promise.reject(e)));
   if (existing?.stats.isDirectory()) throw exists('a folder has that name');
   if (existing && !override) throw exists();
-  if (existing) need(actor, 'modify');
+  if (existing) authorizePath(actor, 'modify', path);
   await svc.deps.hooks.before('upload', ctx);
   const st = await actor.fs.writeFile(path, body, { exclusive: !override });
   if (existing) svc.deps.evictPreviews(existing.real);
@@ -43,8 +39,7 @@ export async function upload(svc: FilesService, actor: Actor, path: string, isDi
 
 /** PUT /api/resources: replaces an existing file's content (atomically). Never creates. */
 export async function save(svc: FilesService, actor: Actor, path: string, isDir: boolean, body: AsyncIterable<Uint8Array> | null): Promise<Stats> {
-  need(actor, 'modify');
-  svc.check(actor, path);
+  authorizePath(actor, 'modify', path);
   if (isDir) throw new AppError('METHOD_NOT_ALLOWED', 'folders cannot be saved');
   const { stats, real } = await actor.fs.stat(path);
   if (stats.isDirectory()) throw new AppError('METHOD_NOT_ALLOWED', 'folders cannot be saved');
@@ -58,9 +53,8 @@ export async function save(svc: FilesService, actor: Actor, path: string, isDir:
 
 /** DELETE /api/resources: removes a file or tree (rules checked on every descendant) and its shares. */
 export async function remove(svc: FilesService, actor: Actor, path: string): Promise<void> {
-  need(actor, 'delete');
   if (path === '/') throw forbidden();
-  await svc.checkTree(actor, path);
+  await authorize(actor, [{ access: 'delete', path, tree: true }]);
   const real = await actor.fs.real(path);
   const ctx = { actor, path };
   await svc.deps.hooks.before('delete', ctx);
@@ -90,11 +84,10 @@ export async function freeName(actor: Actor, path: string): Promise<string> {
  */
 export async function copyOrMove(svc: FilesService, actor: Actor, action: string, src: string, dst: string, opts: { override: boolean; rename: boolean }): Promise<string> {
   if (action !== 'copy' && action !== 'rename') throw invalid(`unsupported action ${action}`);
-  svc.check(actor, src);
-  svc.check(actor, dst);
+  authorizePath(actor, 'read', src, dst);
   if (src === '/' || dst === '/') throw forbidden();
   if (dst !== src && isWithin(dst, src)) throw invalid('the destination is inside the source');
-  need(actor, action === 'copy' ? 'create' : 'rename');
+  authorizePath(actor, action === 'copy' ? 'create' : 'rename');
   const source = await actor.fs.stat(src);
   // The same check on real locations: a link inside the scope must not let a folder be copied into itself.
   const realDst = await actor.fs.real(dst);
@@ -106,15 +99,16 @@ export async function copyOrMove(svc: FilesService, actor: Actor, action: string
   if (dstStat) {
     if (opts.rename) target = await freeName(actor, dst);
     else if (!opts.override) throw exists();
-    else need(actor, 'modify');
   }
-  if (target !== dst) svc.check(actor, target);
-  // Every descendant must be allowed where it is and where it will be.
-  if (source.stats.isDirectory() && actor.hasRules)
-    for await (const e of actor.fs.walk(src)) if (!actor.rulesAllow(e.path) || !actor.rulesAllow(target + e.path.slice(src.length))) throw forbidden();
+  const replacing = target === dst && dstStat !== null;
+  // Every descendant must be allowed where it is and where it will be; what a replacement destroys is decided too.
+  const effects: Effect[] = [{ access: action === 'copy' ? 'read' : 'rename', path: src, tree: true, to: target }, { access: 'read', path: target }];
+  if (action === 'copy') effects.push({ access: 'create', path: target });
+  if (replacing) effects.push(...replaceEffects(target, dstStat!.stats.isDirectory(), source.stats.isDirectory()));
+  await authorize(actor, effects);
+  if (replacing && dstStat!.stats.isDirectory() && source.stats.isDirectory()) await refuseMergeConflicts(actor, src, target);
   const ctx = { actor, path: src, destination: target };
   await svc.deps.hooks.before(action, ctx);
-  const replacing = target === dst && dstStat !== null;
   if (action === 'copy') {
     if (replacing && dstStat!.stats.isDirectory() !== source.stats.isDirectory()) await actor.fs.remove(target);
     await actor.fs.copy(src, target);
@@ -137,3 +131,23 @@ export async function copyOrMove(svc: FilesService, actor: Actor, action: string
   return target;
 }
 
+
+/**
+ * What overriding an existing destination does to it. File over file: its bytes are replaced (modify). Folder
+ * over folder: the source is merged in, colliding files replaced (modify; the landing paths are checked by the
+ * tree effect). A file over a folder or a folder over a file destroys the old item with all it holds: that is a
+ * delete of the whole replaced tree, so it needs the delete permission and the rules on every descendant.
+ */
+export function replaceEffects(target: string, targetIsDir: boolean, sourceIsDir: boolean): Effect[] {
+  const out: Effect[] = [{ access: 'modify', path: target }];
+  if (targetIsDir !== sourceIsDir) out.push({ access: 'delete', path: target, tree: true });
+  return out;
+}
+
+/** A merge never deletes: a file meeting a folder of the same name (or the reverse) anywhere inside is a 409, before anything changes. */
+async function refuseMergeConflicts(actor: Actor, src: string, target: string): Promise<void> {
+  for await (const e of actor.fs.walk(src)) {
+    const there = await actor.fs.stat(target + e.path.slice(src.length)).catch(() => null);
+    if (there && there.stats.isDirectory() !== e.isDir) throw exists(`${target + e.path.slice(src.length)} exists as a ${there.stats.isDirectory() ? 'folder' : 'file'}`);
+  }
+}

@@ -1,10 +1,11 @@
 import type { Resource } from '../../contract/resource';
-import { forbidden, invalid } from '../../core/errors';
+import { invalid } from '../../core/errors';
 import type { SharesStore } from '../../db/shares.store';
 import { baseName, joinVirtual, parentOf } from '../../fs/virtual-path';
 import type { WalkEntry } from '../../fs/scoped-fs';
 import type { Actor } from '../actor';
 import type { Hooks } from '../hooks/hooks';
+import { authorizePath, permitted, visible, type Access } from '../policy/file-policy';
 import { describe, extensionOf, sortItems } from './describe';
 import { SUBTITLE_DIRS, TEXT_LIMIT, detectType, isSubtitle, mimeOf, needsSniff } from './detect-type';
 
@@ -23,9 +24,9 @@ export interface FilesDeps {
 export class FilesService {
   constructor(readonly deps: FilesDeps) {}
 
-  /** Throws 403 unless the actor's rules (and hideDotfiles) allow the path. */
-  check(actor: Actor, path: string): void {
-    if (!actor.allows(path)) throw forbidden();
+  /** Throws 403 unless the policy allows this kind of access to the path (file-policy.ts decides). */
+  check(actor: Actor, path: string, access: Access = 'read'): void {
+    authorizePath(actor, access, path);
   }
 
   /**
@@ -44,13 +45,13 @@ export class FilesService {
     res.type = stats.isFIFO() ? 'blob' : detectType(res.name, res.size, sample);
     if (res.type === 'video') res.subtitles = await this.subtitles(actor, path);
     if (opts.checksum !== undefined) {
-      if (!actor.can('download')) throw forbidden();
+      this.check(actor, path, 'download');
       if (!(CHECKSUMS as readonly string[]).includes(opts.checksum)) throw invalid(`unknown checksum algorithm "${opts.checksum}"`);
       return { ...res, checksums: { [opts.checksum]: await actor.fs.hash(real, opts.checksum as ChecksumAlgo) } } as Resource;
     }
     if (res.type === 'text') {
-      if (!actor.can('modify')) res.type = 'textImmutable';
-      if (opts.content !== false && actor.can('download') && res.size <= TEXT_LIMIT) res.content = await actor.fs.readText(real);
+      if (!permitted(actor, 'modify')) res.type = 'textImmutable';
+      if (opts.content !== false && permitted(actor, 'download') && res.size <= TEXT_LIMIT) res.content = await actor.fs.readText(real);
     }
     return res;
   }
@@ -62,7 +63,7 @@ export class FilesService {
     const sniffs: Promise<void>[] = [];
     for (const e of entries) {
       const childPath = joinVirtual(path, e.name);
-      if (!actor.allows(childPath)) continue;
+      if (!visible(actor, childPath)) continue;
       const item = describe(childPath, e.name, e.stats, e.isSymlink);
       if (e.broken) item.type = 'invalid_link';
       else if (!item.isDir) {
@@ -99,7 +100,7 @@ export class FilesService {
           for (const f of await actor.fs.list(p)) if (!f.stats.isDirectory() && isSubtitle(f.name)) out.push(joinVirtual(p, f.name));
       }
     }
-    return out.filter((p) => actor.allows(p));
+    return out.filter((p) => visible(actor, p));
   }
 
   /** Every allowed descendant of a folder, as a flat stream (denied folders are skipped with their subtree). */
@@ -107,25 +108,13 @@ export class FilesService {
     this.check(actor, path);
     const { stats } = await actor.fs.stat(path);
     if (!stats.isDirectory()) throw invalid('path is not a directory');
-    for await (const e of actor.fs.walk(path, (d) => actor.allows(d.path), signal)) if (actor.allows(e.path)) yield e;
+    for await (const e of actor.fs.walk(path, (d) => visible(actor, d.path), signal)) if (visible(actor, e.path)) yield e;
   }
 
   /** Disk usage of the volume holding a folder. */
   async usage(actor: Actor, path: string): Promise<{ total: number; used: number }> {
     this.check(actor, path);
     return actor.fs.usage(path);
-  }
-
-  /**
-   * Refuses an operation on a tree when any descendant is denied by the rules (copy, move, delete, archive
-   * sources). Walked only when rules exist, since without rules nothing can be denied.
-   */
-  async checkTree(actor: Actor, path: string): Promise<void> {
-    this.check(actor, path);
-    if (!actor.hasRules) return;
-    const { stats } = await actor.fs.stat(path);
-    if (!stats.isDirectory()) return;
-    for await (const e of actor.fs.walk(path)) if (!actor.rulesAllow(e.path)) throw forbidden();
   }
 }
 

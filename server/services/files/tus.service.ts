@@ -25,8 +25,7 @@ export class TusService {
   }
 
   private guard(actor: Actor, path: string): void {
-    if (!actor.can('create')) throw forbidden();
-    this.files.check(actor, path);
+    this.files.check(actor, path, 'create');
     if (path === '/') throw forbidden();
   }
 
@@ -39,7 +38,7 @@ export class TusService {
     const existing = await actor.fs.stat(path).catch((e) => (e instanceof AppError && e.code === 'NOT_FOUND' ? null : Promise.reject(e)));
     if (existing?.stats.isDirectory()) throw invalid('a folder has that name');
     if (existing && !override) throw exists();
-    if (existing && !actor.can('modify')) throw forbidden();
+    if (existing) this.files.check(actor, path, 'modify');
     const { total, used } = await actor.fs.usage('/');
     if (total > 0 && length > total - used) throw new AppError('TOO_LARGE', 'not enough free space for this upload');
     await this.files.deps.hooks.before('upload', { actor, path });

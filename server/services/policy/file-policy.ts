@@ -1,0 +1,80 @@
+import type { PermName } from '../../contract/user';
+import { forbidden } from '../../core/errors';
+import type { Actor } from '../actor';
+
+/**
+ * What an operation does to a path. Every file operation of every path (HTTP, CLI, tus, public shares, hooks,
+ * archives, and whatever comes later) states its effects and asks `authorize`; nothing else decides.
+ *
+ * - read: see that it exists, list it, describe it (rules only; every logged-in user may read).
+ * - download: take its bytes out (raw, archives, content in a listing, checksums, previews, subtitles).
+ * - create: make something new at a free name.
+ * - modify: replace an existing file's bytes (save, upload or copy with override onto a file, merge into a folder).
+ * - delete: make it disappear, with everything beneath it (delete, and the implicit delete of an override that
+ *   replaces a folder by a file or a file by a folder).
+ * - rename: move it away from where it is (its subtree goes with it).
+ * - share: hand out a public link to it (needs share AND download: a link is a download for anyone holding it).
+ */
+export type Access = 'read' | 'download' | 'create' | 'modify' | 'delete' | 'rename' | 'share';
+
+export interface Effect {
+  access: Access;
+  path: string;
+  /**
+   * Every descendant that exists beneath `path` now is affected too: each must pass the rules (the rules alone,
+   * not dotfile hiding, so a tree holding hidden files can still be deleted by its owner, but never one holding
+   * files an admin's rule denies).
+   */
+  tree?: boolean;
+  /** With `tree`: each descendant also lands below this path (copy, move): it must pass the rules there too. */
+  to?: string;
+}
+
+/** Permissions each kind of access needs. The one place where "share needs download" is written. */
+const NEEDS: Record<Access, PermName[]> = {
+  read: [],
+  download: ['download'],
+  create: ['create'],
+  modify: ['modify'],
+  delete: ['delete'],
+  rename: ['rename'],
+  share: ['share', 'download'],
+};
+
+/** The permission part alone: may the actor do this kind of thing anywhere? (For descriptions, not for paths.) */
+export function permitted(actor: Actor, access: Access): boolean {
+  return NEEDS[access].every((p) => actor.can(p));
+}
+
+/** Whether a path is visible to the actor: its rules and dotfile hiding. Listings, search and walks filter by it. */
+export function visible(actor: Actor, path: string): boolean {
+  return actor.allows(path);
+}
+
+/** Decides effects on single paths (no subtree walk). Throws 403 naming the missing permission. */
+export function authorizePath(actor: Actor, access: Access, ...paths: string[]): void {
+  for (const p of NEEDS[access]) if (!actor.can(p)) throw forbidden(`the ${p} permission is needed`);
+  for (const path of paths) if (!actor.allows(path)) throw forbidden();
+}
+
+/**
+ * THE authorization decision for file operations: permissions for each effect's kind, the rules (and dotfile
+ * hiding) on each path, and for tree effects the rules on every descendant, where it is and where it will be.
+ * Throws 403 before anything is changed; callers then act.
+ */
+export async function authorize(actor: Actor, effects: Effect[]): Promise<void> {
+  for (const e of effects) authorizePath(actor, e.access, e.path);
+  if (!actor.hasRules) return; // without rules no descendant can be denied
+  for (const e of effects) {
+    if (!e.tree) continue;
+    const st = await actor.fs.stat(e.path).catch(() => null);
+    if (!st?.stats.isDirectory()) {
+      if (e.to !== undefined && !actor.rulesAllow(e.to)) throw forbidden();
+      continue;
+    }
+    for await (const d of actor.fs.walk(e.path)) {
+      if (!actor.rulesAllow(d.path)) throw forbidden();
+      if (e.to !== undefined && !actor.rulesAllow(e.to + d.path.slice(e.path === '/' ? 0 : e.path.length))) throw forbidden();
+    }
+  }
+}
