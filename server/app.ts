@@ -57,6 +57,8 @@ export function createServices(config: Readonly<Config> & { configFile?: string 
   const hooks: Hooks = config.enableExec ? new ExecHooks(runner, settings, log) : noHooks;
   const previews = new PreviewService({ cacheDir: config.cacheDir, store: stores.previews, enableThumbnails: config.enableThumbnails, resizePreview: config.resizePreview, imageProcessors: config.imageProcessors });
   const files = new FilesService({ hooks, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader });
+  const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules });
+  users.onScopeChanged = (id) => shares.revokeUnreachable(id);
   return {
     config,
     log,
@@ -70,7 +72,7 @@ export function createServices(config: Readonly<Config> & { configFile?: string 
     previews,
     hooks,
     runner,
-    shares: new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules }),
+    shares,
     close: () => db.close(),
   };
 }

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { AppError } from '../../server/core/errors';
 import { actorFor, systemActor } from '../../server/services/actor';
 import { toVirtualPath } from '../../server/fs/virtual-path';
 import { fail, print, withServices, type GlobalOpts } from '../context';
@@ -12,8 +11,8 @@ export function registerShares(program: Command): void {
   const shares = program.command('shares').description('manage shared links');
   shares.command('ls').option('--user <id|username>', 'only this user\'s shares').description('list shares').action(async (_o, cmd: Command) => {
     const o = cmd.optsWithGlobals() as GlobalOpts & { user?: string };
-    await withServices(o, (s) => {
-      const list = s.shares.list(systemActor, o.user ? s.users.find(o.user).id : undefined);
+    await withServices(o, async (s) => {
+      const list = await s.shares.list(systemActor, o.user ? s.users.find(o.user).id : undefined);
       print(o, list, () => table(['Hash', 'Path', 'User', 'Expires', 'Password'], list.map((x) => [x.hash, x.path, x.username ?? x.userID, expiry(x.expire), x.hasPassword])));
     }).catch(fail);
   });
@@ -25,7 +24,6 @@ export function registerShares(program: Command): void {
       await withServices(o, async (s) => {
         const owner = s.users.find(o.user);
         const actor = actorFor(owner, { root: s.config.root, globalRules: s.settings.get().rules, followExternalSymlinks: s.config.followExternalSymlinks });
-        if (!actor.can('share') || !actor.can('download')) throw new AppError('FORBIDDEN', `${owner.username} may not share (needs share and download)`);
         const share = await s.shares.create(actor, toVirtualPath(path).path, { expires: o.expires, unit: o.unit, password: o.password });
         print(o, share, () => table(['Hash', 'Path', 'User', 'Expires', 'Password'], [[share.hash, share.path, owner.username, expiry(share.expire), share.hasPassword]]));
       }).catch(fail);

@@ -1,4 +1,4 @@
-import { copyFile, lstat, mkdir, open, readdir, readlink, realpath, rename, rm, stat, statfs, unlink, utimes } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, open, readdir, readlink, realpath, rename, rm, rmdir, stat, statfs, unlink, utimes } from 'node:fs/promises';
 import type { Dirent, Stats } from 'node:fs';
 import { lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
@@ -124,6 +124,16 @@ export class ScopedFs {
     if (!inside(real, this.realRoot)) throw forbidden();
     if (!this.targetAllowed(real, vpath)) throw forbidden();
     return real;
+  }
+
+  /**
+   * Real location of the entry itself (its folder resolved, its own name kept): for a symlink, the link, not what
+   * it points to. What moves or disappears when this path is moved or removed.
+   */
+  async entryReal(vpath: string): Promise<string> {
+    if (vpath === '/') return this.real(vpath);
+    await this.real(vpath); // the scope and rule checks on the path as given
+    return join(await this.real(parentOf(vpath)), basename(this.lexical(vpath)));
   }
 
   /** Disk path for a canonical virtual path, after the scope check. */
@@ -340,6 +350,13 @@ export class ScopedFs {
       await lstat(disk);
       await rm(disk, { recursive: true, force: false });
     });
+  }
+
+  /** Removes a folder only while it is empty (undoing a folder this process just made); never follows a link. */
+  async removeEmptyFolder(vpath: string): Promise<void> {
+    if (vpath === '/') throw forbidden();
+    await this.real(vpath);
+    await wrap(() => rmdir(this.lexical(vpath)));
   }
 
   /** Moves within the scope: a rename, or copy-then-delete across devices. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runScenarios, type Scenario } from '../helpers/scenario';
-import { ADMIN_PASSWORD, makeTestApp, type TestApp } from '../helpers/test-app';
+import { ADMIN_PASSWORD, USER_PASSWORD, makeTestApp, type TestApp } from '../helpers/test-app';
 
 const files = (t: TestApp) => {
   mkdirSync(join(t.root, 'bob/docs/sub'), { recursive: true });
@@ -157,14 +157,17 @@ describe('public access', () => {
     expect((await put({ rules: [{ allow: false, regex: false, path: '/docs', regexp: null }] }, ['rules'])).status).toBe(200);
     expect(await open()).toBe(403);
     expect((await put({ rules: [] }, ['rules'])).status).toBe(200);
-    // a scope change moves the share out of reach
+    // a scope change that leaves the shared item outside ends the link for good (moving back does not revive it)
     expect((await put({ scope: '/carol' }, ['scope'])).status).toBe(200);
     expect(await open()).toBe(404);
-    expect((await put({ scope: '/bob' }, ['scope'])).status).toBe(200);
-    expect(await open()).toBe(200);
-    expect((await t.req('DELETE', '/api/users/2', { token: admin, body: { current_password: ADMIN_PASSWORD } })).status).toBe(200);
-    expect(await open()).toBe(404);
     expect(t.s.stores.shares.byHash(hash)).toBeNull();
+    expect((await put({ scope: '/bob' }, ['scope'])).status).toBe(200);
+    expect(await open()).toBe(404);
+    const again = await shareAs(await t.login('bob', USER_PASSWORD), '/docs/');
+    expect((await t.req('GET', `/api/public/share/${again.hash}/`)).status).toBe(200);
+    expect((await t.req('DELETE', '/api/users/2', { token: admin, body: { current_password: ADMIN_PASSWORD } })).status).toBe(200);
+    expect((await t.req('GET', `/api/public/share/${again.hash}/`)).status).toBe(404);
+    expect(t.s.stores.shares.byHash(again.hash)).toBeNull();
   });
 
   test('expired shares are 404 and removed', async () => {
@@ -186,8 +189,9 @@ describe('public access', () => {
     const d = await shareAs(bob, '/docs/');
     const r = await t.req('PATCH', `/api/resources/docs?action=rename&destination=${encodeURIComponent(encodeURIComponent('/papers'))}`, { token: bob });
     expect(r.status).toBe(200);
-    expect(t.s.stores.shares.byHash(a.hash)!.path).toBe('/papers/sub/b.txt');
-    expect(t.s.stores.shares.byHash(d.hash)!.path).toBe('/papers');
+    const listed = await (await t.req('GET', '/api/shares', { token: bob })).json();
+    expect(listed.find((x: { hash: string }) => x.hash === a.hash).path).toBe('/papers/sub/b.txt');
+    expect(listed.find((x: { hash: string }) => x.hash === d.hash).path).toBe('/papers');
     expect(await (await t.req('GET', `/api/public/dl/${a.hash}`)).text()).toBe('beta');
     expect((await t.req('DELETE', '/api/resources/papers', { token: bob })).status).toBe(204);
     expect(t.s.stores.shares.byUser(2)).toEqual([]);

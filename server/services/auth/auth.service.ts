@@ -100,8 +100,8 @@ export class AuthService {
   /** Signup (when enabled): defaults, never admin or execute, home folder when createUserDir is on. */
   async signup(username: unknown, password: unknown): Promise<void> {
     if (!this.d.settings.get().signup) throw new AppError('METHOD_NOT_ALLOWED', 'signup is disabled');
-    const { perm: _p, ...defaults } = this.d.settings.get().defaults;
-    await this.d.usersService.create({ ...defaults, perm: { ...this.d.settings.get().defaults.perm }, username, password, scope: '' }, { forceNonAdmin: true });
+    // Everything else (scope included) comes from the defaults template, applied by UsersService.create.
+    await this.d.usersService.create({ username, password }, { forceNonAdmin: true });
   }
 
   /** Starts a session; the token built from it lives as long as the session row. */

@@ -32,7 +32,7 @@ export async function upload(svc: FilesService, actor: Actor, path: string, isDi
   if (existing) authorizePath(actor, 'modify', path);
   await svc.deps.hooks.before('upload', ctx);
   const st = await actor.fs.writeFile(path, body, { exclusive: !override });
-  if (existing) svc.deps.evictPreviews(existing.real);
+  if (existing) svc.replaced(existing.real, st);
   await svc.deps.hooks.after('upload', ctx);
   return st;
 }
@@ -46,7 +46,7 @@ export async function save(svc: FilesService, actor: Actor, path: string, isDir:
   const ctx = { actor, path };
   await svc.deps.hooks.before('save', ctx);
   const st = await actor.fs.writeFile(path, body, { mode: stats.mode & 0o777 });
-  svc.deps.evictPreviews(real);
+  svc.replaced(real, st);
   await svc.deps.hooks.after('save', ctx);
   return st;
 }
@@ -56,11 +56,11 @@ export async function remove(svc: FilesService, actor: Actor, path: string): Pro
   if (path === '/') throw forbidden();
   await authorize(actor, [{ access: 'delete', path, tree: true }]);
   const real = await actor.fs.real(path);
+  const entry = await actor.fs.entryReal(path);
   const ctx = { actor, path };
   await svc.deps.hooks.before('delete', ctx);
   await actor.fs.remove(path);
-  if (actor.user) svc.deps.shares.deleteUnder(actor.user.id, path);
-  svc.deps.evictPreviews(real);
+  svc.removed(entry, real);
   await svc.deps.hooks.after('delete', ctx);
 }
 
@@ -109,23 +109,27 @@ export async function copyOrMove(svc: FilesService, actor: Actor, action: string
   if (replacing && dstStat!.stats.isDirectory() && source.stats.isDirectory()) await refuseMergeConflicts(actor, src, target);
   const ctx = { actor, path: src, destination: target };
   await svc.deps.hooks.before(action, ctx);
+  const kindChange = replacing && dstStat!.stats.isDirectory() !== source.stats.isDirectory();
+  if (kindChange) {
+    // The implicit delete of an override, authorised above as a delete of the whole replaced tree.
+    const gone = await actor.fs.entryReal(target);
+    await actor.fs.remove(target);
+    svc.removed(gone, dstStat!.real);
+  }
   if (action === 'copy') {
-    if (replacing && dstStat!.stats.isDirectory() !== source.stats.isDirectory()) await actor.fs.remove(target);
     await actor.fs.copy(src, target);
+    if (replacing && !kindChange && !source.stats.isDirectory()) svc.replaced(dstStat!.real, (await actor.fs.stat(target)).stats);
   } else {
-    if (replacing) {
-      svc.deps.evictPreviews(dstStat!.real);
-      if (dstStat!.stats.isDirectory() && source.stats.isDirectory()) {
-        // Merge the moved folder into the existing one, then drop what is left of the source.
-        await actor.fs.copy(src, target);
-        await actor.fs.remove(src);
-      } else {
-        if (dstStat!.stats.isDirectory() || source.stats.isDirectory()) await actor.fs.remove(target);
-        await actor.fs.move(src, target);
-      }
-    } else await actor.fs.move(src, target);
-    if (actor.user) svc.deps.shares.movePrefix(actor.user.id, src, target);
-    svc.deps.evictPreviews(source.real);
+    const from = await actor.fs.entryReal(src);
+    if (replacing && !kindChange && source.stats.isDirectory()) {
+      // Merge the moved folder into the existing one, then drop what is left of the source.
+      await actor.fs.copy(src, target);
+      await actor.fs.remove(src);
+    } else {
+      if (replacing && !kindChange) svc.replaced(dstStat!.real, source.stats);
+      await actor.fs.move(src, target);
+    }
+    svc.moved(from, await actor.fs.entryReal(target), source.real);
   }
   await svc.deps.hooks.after(action, ctx);
   return target;

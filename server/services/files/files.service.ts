@@ -1,4 +1,6 @@
+import type { Stats } from 'node:fs';
 import type { Resource } from '../../contract/resource';
+import { identityOf } from '../../fs/file-identity';
 import { invalid } from '../../core/errors';
 import type { SharesStore } from '../../db/shares.store';
 import { baseName, joinVirtual, parentOf } from '../../fs/virtual-path';
@@ -23,6 +25,24 @@ export interface FilesDeps {
 /** Reading files and folders inside the actor's scope, under its rules. Writes live in files-write.ts. */
 export class FilesService {
   constructor(readonly deps: FilesDeps) {}
+
+  /** Something at `real` now holds new bytes (save, override): its cached previews go, links to it follow the new file. */
+  replaced(real: string, st: Stats): void {
+    this.deps.evictPreviews(real);
+    this.deps.shares.retarget(real, identityOf(st));
+  }
+
+  /** `entry` (a real location) and everything beneath it are gone: their previews and every link to them, whoever made it. */
+  removed(entry: string, real = entry): void {
+    this.deps.evictPreviews(real);
+    this.deps.shares.deleteUnderTarget(entry);
+  }
+
+  /** `from` now lives at `to` (real locations): links to it and beneath it follow, whoever made them. */
+  moved(from: string, to: string, real = from): void {
+    this.deps.evictPreviews(real);
+    this.deps.shares.moveTarget(from, to);
+  }
 
   /** Throws 403 unless the policy allows this kind of access to the path (file-policy.ts decides). */
   check(actor: Actor, path: string, access: Access = 'read'): void {

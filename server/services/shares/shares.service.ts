@@ -5,8 +5,10 @@ import { AppError, forbidden, invalid, notFound, unauthorized } from '../../core
 import type { ShareRow, SharesStore } from '../../db/shares.store';
 import type { StoredUser, UsersStore } from '../../db/users.store';
 import { ScopedFs } from '../../fs/scoped-fs';
+import { identityOf } from '../../fs/file-identity';
 import { baseName } from '../../fs/virtual-path';
 import { actorFor, type Actor } from '../actor';
+import { authorizePath } from '../policy/file-policy';
 import { hashPassword, verifyPassword } from '../auth/password-policy';
 import { RateLimiter } from '../auth/rate-limiter';
 
@@ -72,29 +74,26 @@ export class SharesService {
   }
 
   /** Admins see every share with its owner's name; others see their own. The CLI (no user) sees all. */
-  list(actor: Actor, userId?: number): Share[] {
+  async list(actor: Actor, userId?: number): Promise<Share[]> {
+    if (actor.user) authorizePath(actor, 'share');
     const names = this.names();
     const rows = !actor.user || actor.can('admin') ? (userId === undefined ? this.d.store.all() : this.d.store.byUser(userId)) : this.d.store.byUser(actor.user.id);
-    return this.live(rows)
-      .sort((a, b) => a.userId - b.userId || a.expire - b.expire)
-      .map((r) => publicShare(r, names.get(r.userId) ?? ''));
+    const out: Share[] = [];
+    for (const r of this.live(rows).sort((a, b) => a.userId - b.userId || a.expire - b.expire)) {
+      const pinned = await this.resolve(r).catch(() => null); // links that no longer reach anything end here
+      if (pinned) out.push(publicShare(pinned.row, names.get(r.userId) ?? ''));
+    }
+    return out;
   }
 
-  /** Shares of one item: the actor's own; for admins also other users' shares of the same location on disk. */
-  forPath(actor: Actor, path: string): Share[] {
+  /** Shares of one item: the actor's own; for admins also other users' links to the same item on disk. */
+  async forPath(actor: Actor, path: string): Promise<Share[]> {
     if (!actor.user) return [];
-    if (!actor.can('admin')) return this.live(this.d.store.byPath(actor.user.id, path)).map((r) => publicShare(r));
+    authorizePath(actor, 'share', path);
+    const { real } = await actor.fs.stat(path);
     const names = this.names();
-    const users = new Map(this.d.users.all().map((u) => [u.id, u]));
-    const mine = this.location(actor.user, path);
-    return this.live(this.d.store.all())
-      .filter((r) => users.has(r.userId) && this.location(users.get(r.userId)!, r.path) === mine)
-      .map((r) => publicShare(r, names.get(r.userId) ?? ''));
-  }
-
-  private location(u: StoredUser, path: string): string {
-    const scope = u.scope === '/' || u.scope === '.' ? '' : u.scope;
-    return `${scope}${path === '/' ? '' : path}` || '/';
+    const mine = this.live(this.d.store.byTarget(real)).filter((r) => r.userId === actor.user!.id || actor.can('admin'));
+    return mine.map((r) => publicShare(r, actor.can('admin') ? names.get(r.userId) ?? '' : undefined));
   }
 
   /**
@@ -103,8 +102,9 @@ export class SharesService {
    */
   async create(actor: Actor, path: string, body: { password?: unknown; expires?: unknown; unit?: unknown }): Promise<Share> {
     if (!actor.user) throw forbidden();
-    if (!actor.allows(path)) throw forbidden();
-    await actor.fs.stat(path); // 404 when missing, 403 when a link leaves the scope
+    authorizePath(actor, 'share', path);
+    // The link pins what it shares: its real location and identity (404 when missing, 403 when a link leaves the scope).
+    const { real, stats } = await actor.fs.stat(path);
     const unitName = body.unit === undefined || body.unit === '' || body.unit === null ? 'hours' : String(body.unit);
     const unit = UNITS[unitName];
     if (!unit) throw invalid('unit must be seconds, minutes, hours or days');
@@ -122,6 +122,8 @@ export class SharesService {
       expire: n === 0 ? 0 : Math.floor(Date.now() / 1000) + n * unit,
       passwordHash: password ? await hashPassword(password) : '',
       token: password ? randomText(96) : '',
+      target: real,
+      targetId: identityOf(stats),
     };
     this.d.store.insert(row);
     return publicShare(row);
@@ -132,6 +134,7 @@ export class SharesService {
     if (!hash) throw invalid('no share given');
     const row = this.d.store.byHash(hash);
     if (!row) throw notFound(`no share "${hash}"`);
+    if (actor.user) authorizePath(actor, 'share');
     if (actor.user && !actor.can('admin') && row.userId !== actor.user.id) throw forbidden();
     this.d.store.delete(hash);
   }
@@ -164,16 +167,11 @@ export class SharesService {
         throw unauthorized();
       }
     }
-    const owner = this.d.users.byId(row.userId);
-    if (!owner) throw notFound();
-    const ownerActor = actorFor(owner, { root: this.d.root, globalRules: this.d.globalRules(), followExternalSymlinks: this.d.followExternalSymlinks });
-    if (!ownerActor.can('share') || !ownerActor.can('download')) throw forbidden();
-    if (!ownerActor.allows(row.path)) throw forbidden();
-    const { stats } = await ownerActor.fs.stat(row.path);
-    const isDir = stats.isDirectory();
+    const { owner: ownerActor, row: pinned, isDir } = await this.resolve(row);
+    const owner = ownerActor.user!;
     // A folder share is a scope of its own: symlinks inside may not leave it. Rules stay the owner's, on the
     // owner's real paths. A file share exposes exactly that file.
-    const base = row.path;
+    const base = pinned.path;
     const inOwner = (p: string) => (p === '/' ? base : base === '/' ? p : base + p);
     const shareFs = isDir ? new ScopedFs(ownerActor.fs.root + (base === '/' ? '' : base), this.d.followExternalSymlinks, (p) => ownerActor.allows(inOwner(p))) : null;
     const actor: Actor = {
@@ -187,7 +185,51 @@ export class SharesService {
         return shareFs;
       },
     };
-    return isDir ? { share: row, actor, isDir, path: subpath } : { share: row, actor, isDir, path: '/', file: { owner: ownerActor, path: row.path } };
+    return isDir ? { share: pinned, actor, isDir, path: subpath } : { share: pinned, actor, isDir, path: '/', file: { owner: ownerActor, path: pinned.path } };
+  }
+
+  /**
+   * Where a link leads now, decided from what it pinned: the owner must still exist and may share (share and
+   * download); the pinned real location must still be inside the owner's CURRENT scope (a narrowed scope ends
+   * the link, a widened one cannot make it reach more), must still hold the same item (identity), and must be
+   * allowed by the owner's rules. A link that fails any of these is ended (deleted) and answers 404, except a
+   * permission or rule refusal (403), which a later change may lift. Links made before pinning are pinned here.
+   */
+  private async resolve(row: ShareRow): Promise<{ owner: Actor; row: ShareRow; isDir: boolean }> {
+    const owner = this.d.users.byId(row.userId);
+    if (!owner) throw notFound();
+    const ownerActor = actorFor(owner, { root: this.d.root, globalRules: this.d.globalRules(), followExternalSymlinks: this.d.followExternalSymlinks });
+    authorizePath(ownerActor, 'share');
+    const end = (): never => {
+      this.d.store.delete(row.hash);
+      throw notFound();
+    };
+    let scopeFs: ScopedFs;
+    try {
+      scopeFs = ownerActor.fs;
+    } catch {
+      return end(); // the owner's scope folder is gone
+    }
+    if (!row.target) {
+      const { real, stats } = await scopeFs.stat(row.path).catch(() => end());
+      const pinned = { ...row, target: real, targetId: identityOf(stats) };
+      this.d.store.pin(row.hash, row.path, pinned.target, pinned.targetId);
+      authorizePath(ownerActor, 'read', row.path);
+      return { owner: ownerActor, row: pinned, isDir: stats.isDirectory() };
+    }
+    const path = scopeFs.virtualOf(row.target);
+    if (path === null) return end();
+    const found = await scopeFs.stat(path).catch(() => null);
+    // The path must still lead to the pinned location itself (no link swapped in) and hold the same item.
+    if (!found || found.real !== row.target || identityOf(found.stats) !== row.targetId) return end();
+    authorizePath(ownerActor, 'read', path);
+    if (path !== row.path) this.d.store.pin(row.hash, path, row.target, row.targetId);
+    return { owner: ownerActor, row: { ...row, path }, isDir: found.stats.isDirectory() };
+  }
+
+  /** After an owner's scope changed: every link the new scope no longer reaches ends now, not at its next use. */
+  async revokeUnreachable(userId: number): Promise<void> {
+    for (const r of this.d.store.byUser(userId)) await this.resolve(r).catch(() => {});
   }
 
   /** The display name of a share root (the shared item's own name). */

@@ -29,6 +29,9 @@ export function publicUser(u: StoredUser): User {
 
 /** Users: creation with home folders, which-field updates, deletion; the same rules for API and CLI. */
 export class UsersService {
+  /** Set by the composition root: ends the user's links that the new scope no longer reaches (shares). */
+  onScopeChanged: (userId: number) => Promise<void> = async () => {};
+
   constructor(private readonly d: UsersDeps) {}
 
   list(): User[] {
@@ -59,19 +62,23 @@ export class UsersService {
   }
 
   /**
-   * Creates a user from a template-merged record. Scope: an explicit one is used as given; an empty one becomes
-   * the home folder <userHomeBasePath>/<clean name> when createUserDir is on (or asked), else the whole root.
-   * The folder is created either way. `passwordIsHash` is for imports and first-run hashes.
+   * THE way to make a user: the API, the CLI, signup, proxy auth and imports (and later single sign-on) all come
+   * here. The defaults template fills what `data` leaves out, scope included. Scope: an explicit one is used as
+   * given; an empty one becomes the home folder <userHomeBasePath>/<sanitised name> when createUserDir is on (or
+   * asked), else the template's scope. A home may neither contain nor lie inside another user's scope (the whole
+   * root, the usual admin scope, excepted). The folder is made BEFORE the row, so a crash never leaves a user
+   * without a folder; a failed insert removes a folder this call made. `passwordIsHash` is for first-run hashes.
    */
   async create(data: Record<string, unknown>, opts: { passwordIsHash?: boolean; createHome?: boolean; forceNonAdmin?: boolean } = {}): Promise<User> {
     const settings = this.d.settings.get();
     const username = checkUsername(data.username);
     const password = opts.passwordIsHash ? String(data.password ?? '') : checkPassword(data.password, settings.minimumPasswordLength);
     if (opts.passwordIsHash && !/^\$2[aby]\$\d\d\$/.test(password)) throw invalid('password hash must be a bcrypt hash');
-    const { scope: _s, ...tpl } = settings.defaults;
+    const { scope: tplScope, ...tpl } = settings.defaults;
     // A partial perm object is laid over the default permissions rather than zeroing the rest.
     const perm = data.perm && typeof data.perm === 'object' ? { ...tpl.perm, ...(data.perm as object) } : tpl.perm;
-    const fields = normaliseUserFields({ ...data, perm, scope: data.scope ?? '' }, 'user');
+    const explicitScope = !(data.scope === undefined || data.scope === '' || data.scope === null);
+    const fields = normaliseUserFields({ ...data, perm, scope: explicitScope ? data.scope : '/' }, 'user');
     const user: Omit<User, 'id'> = {
       ...tpl,
       rules: [],
@@ -84,30 +91,57 @@ export class UsersService {
       user.perm = { ...user.perm, admin: false, execute: false };
       user.commands = [];
     }
-    const wantsHome = (data.scope === undefined || data.scope === '' || data.scope === null) && (settings.createUserDir || opts.createHome);
-    user.scope = wantsHome ? normaliseScope(`${settings.userHomeBasePath}/${cleanUsername(username)}`) : fields.scope ?? '/';
-    const id = this.d.users.transaction(() => {
+    const wantsHome = !explicitScope && (settings.createUserDir || !!opts.createHome);
+    if (explicitScope) user.scope = fields.scope ?? '/';
+    else if (wantsHome) user.scope = normaliseScope(`${settings.userHomeBasePath}/${cleanUsername(username)}`);
+    else user.scope = tplScope === '.' || !tplScope ? '/' : normaliseScope(tplScope);
+    const checks = () => {
       if (this.d.users.byUsername(username)) throw exists('username already taken');
-      if (wantsHome && this.scopeTaken(user.scope, 0)) throw exists('another user already owns that home folder');
-      return this.d.users.insert(user);
-    });
-    try {
-      await this.ensureScope(user.scope);
-    } catch (e) {
-      this.d.users.delete(id); // no half-created user when the folder cannot be made
-      throw e;
-    }
+      if (wantsHome) this.refuseOverlappingHome(user.scope, 0);
+    };
+    checks(); // before making any folder
+    const id = await this.withScopeFolder(user.scope, () =>
+      this.d.users.transaction(() => {
+        checks(); // again, atomically with the insert
+        return this.d.users.insert(user);
+      }),
+    );
     return publicUser(this.d.users.byId(id)!);
   }
 
-  private scopeTaken(scope: string, exceptId: number): boolean {
+  /** A home folder must not be another user's scope, contain one, or lie inside one (the whole root excepted). */
+  private refuseOverlappingHome(scope: string, exceptId: number): void {
     const s = scope.toLowerCase();
-    return this.d.users.scopesExcept(exceptId).some((o) => o.toLowerCase() === s);
+    for (const o of this.d.users.scopesExcept(exceptId).map((x) => x.toLowerCase())) {
+      if (o === '/' || o === '.' || o === '') continue;
+      if (o === s) throw exists('another user already owns that home folder');
+      if (o.startsWith(s + '/') || s.startsWith(o + '/')) throw exists("that home folder overlaps another user's scope");
+    }
   }
 
-  private async ensureScope(scope: string): Promise<void> {
+  /**
+   * Makes the scope folder, then runs `insert` (the row). When the insert fails, a folder this call made is
+   * removed again (only while empty), so a failure leaves neither; a crash in between leaves at most an empty
+   * folder, never a user without one.
+   */
+  private async withScopeFolder<T>(scope: string, insert: () => T): Promise<T> {
+    const made = await this.ensureScope(scope);
+    try {
+      return insert();
+    } catch (e) {
+      if (made) await new ScopedFs(this.d.root).removeEmptyFolder(scope).catch(() => {});
+      throw e;
+    }
+  }
+
+  /** Creates the scope folder when missing; true when this call made it. */
+  private async ensureScope(scope: string): Promise<boolean> {
     ScopedFs.ensureRoot(this.d.root);
-    if (scope !== '/') await new ScopedFs(this.d.root).mkdirp(scope);
+    if (scope === '/') return false;
+    const fs = new ScopedFs(this.d.root);
+    if (await fs.exists(scope)) return false;
+    await fs.mkdirp(scope);
+    return true;
   }
 
   /**
@@ -154,6 +188,8 @@ export class UsersService {
     }
     if (next.perm.admin) next.lockPassword = false;
     if (current.perm.admin && !next.perm.admin && this.d.users.countAdmins() <= 1) throw forbidden('the last admin cannot lose admin rights');
+    // The folder first: a crash after it leaves an empty folder, never a user whose scope does not exist.
+    if (next.scope !== current.scope) await this.ensureScope(next.scope);
     this.d.users.transaction(() => {
       if (next.username !== current.username) {
         const other = this.d.users.byUsername(next.username);
@@ -163,7 +199,7 @@ export class UsersService {
       const changed = REVOKING.some((f) => (f === 'password' ? passwordChanged : JSON.stringify(current[f]) !== JSON.stringify(next[f])));
       if (changed) this.d.sessions.deleteForUser(id, actor.user?.id === id ? actor.sessionId : undefined);
     });
-    if (next.scope !== current.scope) await this.ensureScope(next.scope);
+    if (next.scope !== current.scope) await this.onScopeChanged(id);
     return publicUser(this.d.users.byId(id)!);
   }
 
@@ -191,6 +227,7 @@ export class UsersService {
       return { id: typeof r.id === 'number' ? r.id : undefined, user: { ...this.d.settings.get().defaults, rules: [], ...fields, scope: fields.scope ?? '/', username, password: hash } as Omit<User, 'id'> };
     });
     if (!prepared.some((p) => p.user.perm.admin) && opts.replace) throw invalid('the imported users must include an admin');
+    for (const p of prepared) await this.ensureScope(p.user.scope); // folders before rows, as in create()
     this.d.users.transaction(() => {
       if (opts.replace) for (const u of this.d.users.all()) this.d.users.delete(u.id);
       for (const p of prepared) {
@@ -203,7 +240,7 @@ export class UsersService {
       }
       if (this.d.users.countAdmins() === 0) throw invalid('the import would leave no admin');
     });
-    for (const p of prepared) await this.ensureScope(p.user.scope);
+    for (const p of prepared) await this.onScopeChanged(this.d.users.byUsername(p.user.username)!.id);
     return prepared.length;
   }
 
