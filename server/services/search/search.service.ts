@@ -1,5 +1,6 @@
-import { forbidden, invalid } from '../../core/errors';
+import { invalid } from '../../core/errors';
 import type { Actor } from '../actor';
+import { authorizePath, visible } from '../policy/file-policy';
 import { mimeOf } from '../files/detect-type';
 
 export interface SearchQuery {
@@ -52,14 +53,14 @@ export interface SearchHit {
  * entered, because a later rule may allow something inside it. Stops when `signal` aborts.
  */
 export async function* search(actor: Actor, base: string, raw: string, signal?: AbortSignal): AsyncGenerator<SearchHit> {
-  if (!actor.allows(base)) throw forbidden();
+  authorizePath(actor, 'read', base);
   const { stats } = await actor.fs.stat(base); // 404 for a missing folder, before anything is streamed
   if (!stats.isDirectory()) throw invalid('search needs a folder');
   const q = parseQuery(raw);
   const hideDot = !!actor.user?.hideDotfiles;
   const cut = base === '/' ? 1 : base.length + 1;
   for await (const e of actor.fs.walk(base, (d) => !(hideDot && d.name.startsWith('.')), signal)) {
-    if (!actor.allows(e.path)) continue;
+    if (!visible(actor, e.path)) continue;
     if (!typeMatches(e.name, e.isDir, q.types)) continue;
     if (q.terms.length) {
       const name = q.caseSensitive ? e.name : e.name.toLowerCase();
