@@ -2,7 +2,7 @@
  * Runs every suite and ends with one line "N passed, N failed" summing them all.
  * Suites: typecheck, unit + api (bun test, through app.handle and loopback servers, CLI against the compiled
  * binary), e2e (bun test + playwright-core + Debian Chromium against the compiled binary).
- * Usage: bun scripts/run-tests.ts [--no-build] [--only unit|e2e|typecheck]
+ * Usage: bun scripts/run-tests.ts [--no-build] [--only unit|e2e|typecheck|layers]
  */
 import { spawn } from 'bun';
 import { existsSync } from 'node:fs';
@@ -67,7 +67,7 @@ async function bunTest(name: string, paths: string[], extra: string[] = [], retr
   results.push({ name, passed, failed, ms: total });
 }
 
-if (!args.includes('--no-build') && only !== 'typecheck') {
+if (!args.includes('--no-build') && only !== 'typecheck' && only !== 'layers') {
   const { code } = await run('build', [process.execPath, 'scripts/build.ts']);
   if (code !== 0) {
     console.log('\nbuild failed');
@@ -80,6 +80,10 @@ if (!only || only === 'typecheck') {
   const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
   const { code, out } = await run('typecheck', [tsc, '--noEmit', '-p', 'tsconfig.json']);
   results.push({ name: 'typecheck', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ms: ms(out) });
+}
+if (!only || only === 'layers') {
+  const { code, out } = await run('layers', [process.execPath, 'scripts/check-layers.ts']);
+  results.push({ name: 'layers', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ms: ms(out) });
 }
 if (!only || only === 'unit') await bunTest('unit+api', ['tests/unit', 'tests/api']);
 if (!only || only === 'e2e') {
