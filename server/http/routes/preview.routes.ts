@@ -17,5 +17,5 @@ export function previewRoutes(s: Services, auth: AuthPlugin) {
     const stats = { size: file.size, mtimeMs: r.modified.getTime(), mtime: r.modified } as import('node:fs').Stats;
     const name = baseName(path).replace(/\.[^.]*$/, '') + (r.mime === 'image/png' ? '.png' : '.jpg');
     return sendFile(request, r.file, stats, name, true);
-  }, { auth: 'download' });
+  }, { auth: 'user' });
 }

@@ -1,8 +1,9 @@
 import { Elysia } from 'elysia';
 import type { Services } from '../../app';
-import { forbidden, invalid } from '../../core/errors';
+import { invalid } from '../../core/errors';
 import { baseName } from '../../fs/virtual-path';
 import type { Actor } from '../../services/actor';
+import { authorizePath } from '../../services/policy/file-policy';
 import { archiveTargets, createArchive } from '../../services/archive/archive.service';
 import { disposition, sendFile } from '../send-file';
 import type { AuthPlugin } from '../plugins/auth.plugin';
@@ -14,7 +15,7 @@ type Ctx = { request: Request; actor: Actor };
 export async function download(request: Request, actor: Actor, path: string): Promise<Response> {
   const q = new URL(request.url).searchParams;
   const files = q.get('files');
-  if (!actor.allows(path)) throw forbidden();
+  authorizePath(actor, 'download', path);
   if (files === null) {
     const { real, stats } = await actor.fs.stat(path);
     if (!stats.isDirectory()) {
@@ -37,5 +38,5 @@ export async function download(request: Request, actor: Actor, path: string): Pr
 export function rawRoutes(s: Services, auth: AuthPlugin) {
   const P = `${s.config.baseURL}/api/raw`;
   const raw = ({ request, actor }: Ctx) => download(request, actor, pathAfter(request, P).path);
-  return new Elysia().use(auth).get('/api/raw', raw, { auth: 'download' }).get('/api/raw/*', raw, { auth: 'download' });
+  return new Elysia().use(auth).get('/api/raw', raw, { auth: 'user' }).get('/api/raw/*', raw, { auth: 'user' });
 }

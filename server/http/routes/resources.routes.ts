@@ -105,9 +105,9 @@ export function resourcesRoutes(s: Services, auth: AuthPlugin) {
     .get('/api/resources/recursive/*', recursive, { auth: 'user' })
     .get('/api/resources', get, { auth: 'user' })
     .get('/api/resources/*', get, { auth: 'user' })
-    .post('/api/resources/*', post, { auth: 'create', parse: 'none' })
-    .put('/api/resources/*', put, { auth: 'modify', parse: 'none' })
-    .delete('/api/resources/*', del, { auth: 'delete', parse: 'none' })
+    .post('/api/resources/*', post, { auth: 'user', parse: 'none' })
+    .put('/api/resources/*', put, { auth: 'user', parse: 'none' })
+    .delete('/api/resources/*', del, { auth: 'user', parse: 'none' })
     .patch('/api/resources/*', patch, { auth: 'user', parse: 'none' })
     .get('/api/usage', usage, { auth: 'user' })
     .get('/api/usage/*', usage, { auth: 'user' });

@@ -24,15 +24,15 @@ export function tusRoutes(s: Services, auth: AuthPlugin) {
       const path = pathAfter(request, P).path;
       await s.tus.create(actor, path, request.headers.get('upload-length'), new URL(request.url).searchParams.get('override') === 'true');
       return textResponse(201, undefined, { ...TUS, Location: `${P}${encode(path)}` });
-    }, { auth: 'create', parse: 'none' })
-    .head('/api/tus/*', head, { auth: 'create' })
-    .get('/api/tus/*', head, { auth: 'create' })
+    }, { auth: 'user', parse: 'none' })
+    .head('/api/tus/*', head, { auth: 'user' })
+    .get('/api/tus/*', head, { auth: 'user' })
     .patch('/api/tus/*', async ({ request, actor }: Ctx) => {
       const offset = await s.tus.append(actor, pathAfter(request, P).path, request.headers.get('upload-offset'), request.headers.get('content-type'), request.body);
       return new Response(null, { status: 204, headers: { ...TUS, 'Upload-Offset': String(offset) } });
-    }, { auth: 'create', parse: 'none' })
+    }, { auth: 'user', parse: 'none' })
     .delete('/api/tus/*', async ({ request, actor }: Ctx) => {
       await s.tus.cancel(actor, pathAfter(request, P).path);
       return new Response(null, { status: 204, headers: TUS });
-    }, { auth: 'create', parse: 'none' });
+    }, { auth: 'user', parse: 'none' });
 }

@@ -5,6 +5,7 @@ import { AppError, forbidden, invalid } from '../../core/errors';
 import type { PreviewCacheStore } from '../../db/preview-cache.store';
 import { baseName } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
+import { authorizePath } from '../policy/file-policy';
 import { detectType } from '../files/detect-type';
 
 export type PreviewSize = 'thumb' | 'big';
@@ -58,8 +59,7 @@ export class PreviewService {
 
   async preview(actor: Actor, size: string, path: string): Promise<PreviewResult> {
     if (size !== 'thumb' && size !== 'big') throw invalid(`${size} is not a valid preview size, try thumb or big`);
-    if (!actor.can('download')) throw forbidden();
-    if (!actor.allows(path)) throw forbidden();
+    authorizePath(actor, 'download', path);
     const { real, stats } = await actor.fs.stat(path);
     const name = baseName(path);
     if (stats.isDirectory() || detectType(name, stats.size) !== 'image') throw new AppError('UNSUPPORTED', 'previews are made for images only');
