@@ -3,10 +3,8 @@ import { pageConfig } from '../state/page-config';
 import { request, requestJson } from './client';
 import { encodePath } from './resources';
 
-export type ShareUnit = 'seconds' | 'minutes' | 'hours' | 'days';
-export const SHARE_UNITS: readonly ShareUnit[] = ['seconds', 'minutes', 'hours', 'days'];
-/** The longest duration a link may be given, in units (spec §5). */
-export const MAX_SHARE_DURATION = 2147483647;
+import type { ShareUnit } from '../../server/contract/share';
+export { MAX_SHARE_DURATION, SHARE_UNITS, type ShareUnit } from '../../server/contract/share';
 
 const apiPath = (path: string) => `/share${encodePath(path.startsWith('/') ? path : `/${path}`)}`;
 

@@ -1,13 +1,12 @@
-/** Locale codes the interface is translated into (spec §1); 'en' is the key source and the fallback. */
-export const SUPPORTED_LOCALES = [
-  'he', 'hu', 'ar', 'de', 'en', 'es', 'fr', 'is', 'it', 'ja', 'ko', 'nl-be', 'pl', 'pt', 'pt-br', 'ro', 'ru', 'sk',
-  'sv-se', 'tr', 'ua', 'zh-cn', 'zh-tw',
-] as const;
-export type LocaleCode = (typeof SUPPORTED_LOCALES)[number];
+import { LOCALES, RTL_LOCALES as RTL, type LocaleCode } from '../../server/contract/locales';
+
+/** The locale list lives once, in server/contract (the server validates user locales against it too). */
+export const SUPPORTED_LOCALES = LOCALES;
+export type { LocaleCode };
 
 export const DEFAULT_LOCALE: LocaleCode = 'en';
 
-const RTL_LOCALES: ReadonlySet<string> = new Set(['he', 'ar']);
+const RTL_LOCALES: ReadonlySet<string> = new Set(RTL);
 const SUPPORTED: ReadonlySet<string> = new Set(SUPPORTED_LOCALES);
 
 /** Regional or legacy tags whose catalogue lives under another code. */

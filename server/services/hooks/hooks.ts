@@ -1,6 +1,9 @@
 import type { Actor } from '../actor';
 
-export type HookEvent = 'upload' | 'save' | 'copy' | 'rename' | 'delete';
+import type { EVENTS } from '../../contract/settings';
+
+/** The events hooks run on: the list lives once, in server/contract (the settings screen lists them too). */
+export type HookEvent = (typeof EVENTS)[number];
 
 export interface HookContext {
   actor: Actor;

@@ -1,10 +1,7 @@
 import { HOOK_NAMES, type HookName, type Settings } from '../../contract/settings';
 import type { UserDefaults } from '../../contract/user';
 
-export const LOCALES = [
-  'he', 'hu', 'ar', 'de', 'en', 'es', 'fr', 'is', 'it', 'ja', 'ko', 'nl-be', 'pl', 'pt', 'pt-br', 'ro', 'ru', 'sk',
-  'sv-se', 'tr', 'ua', 'zh-cn', 'zh-tw',
-] as const;
+export { LOCALES } from '../../contract/locales';
 
 /** Permissions for new users. Unlike the reference, execute is off by default: running commands is opt-in. */
 export function defaultUserTemplate(): UserDefaults {

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Share } from '../../contract/share';
+import { MAX_SHARE_DURATION, type Share } from '../../contract/share';
 import type { Rule } from '../../contract/user';
 import { AppError, forbidden, invalid, notFound, unauthorized } from '../../core/errors';
 import type { ShareRow, SharesStore } from '../../db/shares.store';
@@ -12,7 +12,7 @@ import { authorizePath } from '../policy/file-policy';
 import { hashPassword, verifyPassword } from '../auth/password-policy';
 import { RateLimiter } from '../auth/rate-limiter';
 
-export const MAX_SHARE_DURATION = 2147483647;
+export { MAX_SHARE_DURATION } from '../../contract/share';
 const UNITS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
 const randomText = (bytes: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64url');
 
