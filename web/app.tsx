@@ -5,7 +5,7 @@ import { browserLocale } from './i18n/locales';
 import { setLocale } from './i18n/i18n';
 import { AppRoutes } from './routes';
 import { auth } from './state/auth.state';
-import { pageConfig } from './state/page-config';
+import { pageConfig } from './api/page-config';
 import { applyTheme } from './state/theme';
 
 /** Delay before the start-up indicator is removed, once the routed view is mounted (spec §9). */

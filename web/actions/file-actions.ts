@@ -3,7 +3,7 @@ import type { Snapshot } from 'valtio';
 import type { TokenUser } from '../../server/contract/user';
 import type { WebResource } from '../api/resources';
 import { cycleViewMode } from '../state/files.state';
-import { pageConfig } from '../state/page-config';
+import { pageConfig } from '../api/page-config';
 import { showPrompt } from '../state/prompts.state';
 import { openSearch } from '../state/search.state';
 import { toggleMultiple } from '../state/selection.state';

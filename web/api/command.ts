@@ -1,4 +1,4 @@
-import { pageConfig } from '../state/page-config';
+import { pageConfig } from './page-config';
 import { encodePath } from './resources';
 
 export interface CommandEvents {

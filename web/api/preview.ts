@@ -1,4 +1,4 @@
-import { pageConfig } from '../state/page-config';
+import { pageConfig } from './page-config';
 import { request } from './client';
 import { encodePath } from './resources';
 

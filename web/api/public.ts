@@ -1,5 +1,5 @@
 import type { Resource } from '../../server/contract/resource';
-import { pageConfig } from '../state/page-config';
+import { pageConfig } from './page-config';
 import { requestJson } from './client';
 import { encodePath } from './resources';
 

@@ -1,6 +1,6 @@
 import type { Resource } from '../../server/contract/resource';
 import type { User } from '../../server/contract/user';
-import { pageConfig } from '../state/page-config';
+import { pageConfig } from './page-config';
 import { request, requestJson } from './client';
 
 /** A resource as the web app uses it: with its in-app URL, and its index among its siblings. */

@@ -1,5 +1,5 @@
 import type { Share } from '../../server/contract/share';
-import { pageConfig } from '../state/page-config';
+import { pageConfig } from './page-config';
 import { request, requestJson } from './client';
 import { encodePath } from './resources';
 

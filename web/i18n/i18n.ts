@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../../locales/en.json';
-import { pageConfig } from '../state/page-config';
+import { pageConfig } from '../api/page-config';
 import { DEFAULT_LOCALE, SUPPORTED_LOCALES, isRtl, normalizeLocale, type LocaleCode } from './locales';
 
 /**

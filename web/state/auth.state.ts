@@ -3,7 +3,7 @@ import type { TokenUser } from '../../server/contract/user';
 import * as api from '../api/auth';
 import { configureClient } from '../api/client';
 import { goTo, loginRedirectPath } from './navigation';
-import { pageConfig, usesEmptyLogin } from './page-config';
+import { pageConfig, usesEmptyLogin } from '../api/page-config';
 import { decodeToken, forgetToken, readStoredToken, storeToken } from './token';
 
 interface AuthState {

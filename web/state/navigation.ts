@@ -1,4 +1,4 @@
-import { pageConfig } from './page-config';
+import { pageConfig } from '../api/page-config';
 
 /**
  * The current in-app path (without the base URL), still percent-encoded exactly as in the address bar.

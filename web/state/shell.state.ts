@@ -2,7 +2,7 @@ import { proxy, ref } from 'valtio/vanilla';
 import { runCommand } from '../api/command';
 import { auth } from './auth.state';
 import { files } from './files.state';
-import { pageConfig } from './page-config';
+import { pageConfig } from '../api/page-config';
 
 export type ShellLineKind = 'command' | 'output' | 'info' | 'error';
 export interface ShellLine {

@@ -1,5 +1,5 @@
 import type { Theme } from '../../server/contract/user';
-import { pageConfig } from './page-config';
+import { pageConfig } from '../api/page-config';
 
 /** Applies the theme (the user's choice, else the instance default; empty = light) and the branding colour. */
 export function applyTheme(userTheme: Theme | undefined): void {

@@ -10,7 +10,7 @@ import { CodeEditor } from './code-editor';
 import type { EditorHandle } from './codemirror-setup';
 import { DiscardDialog } from './discard-dialog';
 import { useLeaveGuard } from './use-leave-guard';
-import type { EditorProps } from './editor';
+import type { EditorProps } from './editor-props';
 
 /** The text editor (spec §2): CodeMirror, Ctrl+S / Save, and a guard against losing unsaved changes. */
 export function EditorView({ resource, onClose }: EditorProps) {

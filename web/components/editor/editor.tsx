@@ -1,13 +1,9 @@
 import { lazy, Suspense } from 'react';
-import type { WebResource } from '../../api/resources';
+import type { EditorProps } from './editor-props';
 import '../../styles/preview.css';
 import '../../styles/editor.css';
 
-/** Contract: the files screen renders this for text and textImmutable files (read-only for the latter). */
-export interface EditorProps {
-  resource: WebResource;
-  onClose(): void;
-}
+export type { EditorProps };
 
 // The editor's frame loads with the first text file (CodeMirror itself later still, see code-editor.tsx).
 const EditorView = lazy(() => import('./editor-view').then((m) => ({ default: m.EditorView })));

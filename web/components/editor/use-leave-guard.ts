@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { hasUnsavedChanges, requestLeave } from '../../state/editor.state';
-import { pageConfig } from '../../state/page-config';
+import { pageConfig } from '../../api/page-config';
 
 /** The in-app path ("/files/a/") of a URL of this app, or null for anything outside it. */
 function inAppPath(href: string): string | null {

@@ -5,7 +5,7 @@ import type { WebResource } from '../../api/resources';
 import { auth } from '../../state/auth.state';
 import { clipboard } from '../../state/clipboard.state';
 import { goTo, rawAppPath } from '../../state/navigation';
-import { pageConfig } from '../../state/page-config';
+import { pageConfig } from '../../api/page-config';
 import { addSelected, removeSelected, resetSelection, selection, selectOnly, selectRange } from '../../state/selection.state';
 import '../../styles/files.css';
 import { ListingItem, type ItemHandlers } from './listing-item';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
 import { auth } from '../../state/auth.state';
-import { pageConfig } from '../../state/page-config';
+import { pageConfig } from '../../api/page-config';
 import { PromptsHost } from '../prompts/prompts-host';
 import { SearchOverlay } from '../search/search-overlay';
 import { ShellPanel } from '../shell/shell-panel';

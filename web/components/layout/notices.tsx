@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { dismissNotice, notices, type Notice } from '../../state/notices.state';
-import { pageConfig } from '../../state/page-config';
+import { pageConfig } from '../../api/page-config';
 import { Icon } from '../ui/icon';
 import { ISSUES_URL } from './links';
 

@@ -3,7 +3,7 @@ import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
 import { auth, logout } from '../../state/auth.state';
 import { currentFolder } from '../../state/files.state';
-import { canLogout, pageConfig } from '../../state/page-config';
+import { canLogout, pageConfig } from '../../api/page-config';
 import { showPrompt } from '../../state/prompts.state';
 import { Brand } from '../ui/brand';
 import { Icon, type IconName } from '../ui/icon';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { instanceName } from '../../state/page-config';
+import { instanceName } from '../../api/page-config';
 
 /** Sets the document title to "<label> - <instance name>". */
 export function usePageTitle(label: string): void {

@@ -3,7 +3,7 @@ import { useSnapshot } from 'valtio';
 import type { WebResource } from '../../api/resources';
 import { rawUrl } from '../../api/preview';
 import { auth } from '../../state/auth.state';
-import { pageConfig } from '../../state/page-config';
+import { pageConfig } from '../../api/page-config';
 import { previewState, toggleFullSize } from '../../state/preview.state';
 import { ViewerIcon, type ViewerIconName } from './viewer-icons';
 

@@ -4,7 +4,7 @@ import { useSnapshot } from 'valtio';
 import type { WebResource } from '../../api/resources';
 import { bigPreviewUrl, rawUrl } from '../../api/preview';
 import { auth } from '../../state/auth.state';
-import { pageConfig } from '../../state/page-config';
+import { pageConfig } from '../../api/page-config';
 import { DECODED_IN_BROWSER, previewState, subtitleTrackUrl } from '../../state/preview.state';
 import { TiffCanvas } from './tiff-canvas';
 import { ViewerIcon } from './viewer-icons';

@@ -8,7 +8,7 @@ import { PreviewHeader } from './preview-header';
 import { PreviewMedia } from './preview-media';
 import { useIdleVisible } from './use-idle-visible';
 import { ViewerIcon } from './viewer-icons';
-import type { PreviewerProps } from './previewer';
+import type { PreviewerProps } from './previewer-props';
 
 /** Keys are left alone while typing, with a modifier held, or while a prompt (a modal dialog) is open. */
 function ignoreKey(e: KeyboardEvent): boolean {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pageConfig } from '../../state/page-config';
+import { pageConfig } from '../../api/page-config';
 
 interface Props {
   title: string;

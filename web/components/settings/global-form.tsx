@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../../server/contract/settings';
-import { pageConfig } from '../../state/page-config';
+import { pageConfig } from '../../api/page-config';
 import { ExtraIcon } from '../share-page/icons';
 import { BrandingFields } from './branding-fields';
 import { Checkbox } from './checkbox';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { PERMISSIONS, type PermName, type Permissions } from '../../../server/contract/user';
-import { pageConfig } from '../../state/page-config';
+import { pageConfig } from '../../api/page-config';
 import { Checkbox } from './checkbox';
 
 /**

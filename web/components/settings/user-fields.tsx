@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../server/contract/user';
 import { SUPPORTED_LOCALES, normalizeLocale } from '../../i18n/locales';
-import { pageConfig } from '../../state/page-config';
+import { pageConfig } from '../../api/page-config';
 import { Checkbox } from './checkbox';
 import { LOCALE_NAMES } from './locale-names';
 import { PermissionsFields } from './permissions-fields';

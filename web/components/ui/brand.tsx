@@ -1,4 +1,4 @@
-import { instanceName } from '../../state/page-config';
+import { instanceName } from '../../api/page-config';
 
 /** The instance name with a lettermark (text only: no logo image is fetched). */
 export function Brand({ size = 'md' }: { size?: 'md' | 'lg' }) {

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { login, signup } from '../../state/auth.state';
-import { pageConfig } from '../../state/page-config';
+import { pageConfig } from '../../api/page-config';
 import { Icon } from '../../components/ui/icon';
 import { loginErrorMessage, type LoginMessage } from './login-error';
 

@@ -7,7 +7,7 @@ import { GlobalForm, splitShell } from '../../components/settings/global-form';
 import { SettingsLayout } from '../../components/settings/settings-layout';
 import { UserFields } from '../../components/settings/user-fields';
 import { ErrorState } from '../../components/ui/error-state';
-import { pageConfig } from '../../state/page-config';
+import { pageConfig } from '../../api/page-config';
 import { globalSettings, loadSettings, saveSettings } from '../../state/settings.state';
 
 interface Draft {

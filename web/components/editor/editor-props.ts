@@ -1,0 +1,7 @@
+import type { WebResource } from '../../api/resources';
+
+/** Contract: the files screen renders this for text and textImmutable files (read-only for the latter). */
+export interface EditorProps {
+  resource: WebResource;
+  onClose(): void;
+}
