@@ -18,7 +18,7 @@ const RULES: { from: RegExp; to: RegExp; except?: RegExp; why: string }[] = [
   { from: /^server\/fs\//, to: /^(server\/(?!core\/|contract\/|fs\/)|cmd\/|web\/)/, why: 'fs imports only core and contract' },
   { from: /^server\/services\//, to: /^(server\/http\/|server\/app\.ts$|cmd\/|web\/)/, why: 'services never import http (nor the composition root)' },
   { from: /^server\/http\/routes\//, to: /^server\/http\/routes\//, why: 'routes never import routes (shared helpers live in server/http/)' },
-  { from: /^server\/http\//, to: /^(cmd\/|web\/|server\/app\.ts$)/, why: 'http imports services and below, never the composition root or the CLI' },
+  { from: /^server\/http\//, to: /^(cmd\/|web\/|server\/app\.ts$|server\/db\/)/, why: 'http imports services and below (never stores), never the composition root or the CLI' },
   { from: /^server\/(?!app\.ts$)/, to: /^cmd\//, why: 'nothing in server imports cmd' },
   { from: /^cmd\//, to: /^server\/http\//, why: 'the CLI goes through server/app.ts, never http' },
   { from: /^web\//, to: /^(server\/(?!contract\/)|cmd\/)/, why: 'web imports from the server only server/contract' },

@@ -1,4 +1,3 @@
-import type { Database } from 'bun:sqlite';
 import type { Config } from './core/config';
 import { createLogger, type Logger } from './core/log';
 import { openDatabase } from './db/database';
@@ -19,24 +18,10 @@ import { SettingsService } from './services/settings/settings.service';
 import { ensureInitialised, type FirstRun } from './services/setup/setup.service';
 import { UsersService } from './services/users/users.service';
 import { SharesService } from './services/shares/shares.service';
+import type { Services } from './services/services';
 
-/** Everything the HTTP layer and the CLI share. Built once per process by createServices(). */
-export interface Services {
-  config: Readonly<Config> & { configFile?: string | null };
-  log: Logger;
-  db: Database;
-  stores: { users: UsersStore; sessions: SessionsStore; settings: SettingsStore; shares: SharesStore; uploads: UploadsStore; previews: PreviewCacheStore };
-  settings: SettingsService;
-  users: UsersService;
-  auth: AuthService;
-  files: FilesService;
-  tus: TusService;
-  previews: PreviewService;
-  hooks: Hooks;
-  runner: Runner;
-  shares: SharesService;
-  close(): void;
-}
+export type { Services };
+
 
 /** Composition root: opens the database (migrating it) and wires the services. No HTTP here. */
 export function createServices(config: Readonly<Config> & { configFile?: string | null }, log: Logger = createLogger(config.log)): Services {

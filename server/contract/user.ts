@@ -54,3 +54,11 @@ export const USER_FIELDS = [
   'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme', 'theme',
 ] as const;
 export type UserField = (typeof USER_FIELDS)[number];
+
+/**
+ * A user as the server stores it: `password` holds the bcrypt hash; updatedAt is unix milliseconds. Server-side
+ * only: the API sends `publicUser()` of it (no hash), never this record.
+ */
+export interface StoredUser extends User {
+  updatedAt: number;
+}

@@ -1,10 +1,6 @@
 import type { Database } from 'bun:sqlite';
-import type { User } from '../contract/user';
+import type { StoredUser, User } from '../contract/user';
 
-/** A user as stored: `password` holds the bcrypt hash; updatedAt is unix milliseconds. */
-export interface StoredUser extends User {
-  updatedAt: number;
-}
 
 interface Row {
   id: number;

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import type { Services } from '../app';
+import type { Services } from '../services/services';
 import { json } from './body';
 import { makeClientIp } from './client-ip';
 import { authPlugin, importSigningKey } from './plugins/auth.plugin';

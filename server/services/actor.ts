@@ -1,5 +1,5 @@
 import type { PermName, Rule } from '../contract/user';
-import type { StoredUser } from '../db/users.store';
+import type { StoredUser } from '../contract/user';
 import { AppError } from '../core/errors';
 import { ScopedFs } from '../fs/scoped-fs';
 import { RuleSet } from './rules/rules';

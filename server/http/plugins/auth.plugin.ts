@@ -2,10 +2,10 @@ import { Elysia } from 'elysia';
 import { jwt } from '@elysiajs/jwt';
 import type { PermName } from '../../contract/user';
 import { forbidden, unauthorized } from '../../core/errors';
-import type { StoredUser } from '../../db/users.store';
+import type { StoredUser } from '../../contract/user';
 import { actorFor, type Actor } from '../../services/actor';
 import { tokenUser } from '../../services/auth/auth.service';
-import type { Services } from '../../app';
+import type { Services } from '../../services/services';
 import type { ClientIp } from '../client-ip';
 
 const ISSUER = 'Filedeck';

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Services } from '../../app';
+import type { Services } from '../../services/services';
 import { toVirtualPath } from '../../fs/virtual-path';
 import { pageConfig, renderIndex } from '../page-config';
 import { textResponse } from './error.plugin';

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import { forbidden } from '../../core/errors';
-import type { Services } from '../../app';
+import type { Services } from '../../services/services';
 import { readJsonObject } from '../body';
 import type { ClientIp } from '../client-ip';
 import type { AuthPlugin } from '../plugins/auth.plugin';

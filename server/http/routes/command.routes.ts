@@ -1,10 +1,10 @@
 import { Elysia } from 'elysia';
-import type { Services } from '../../app';
+import type { Services } from '../../services/services';
 import { AppError } from '../../core/errors';
 import type { Actor } from '../../services/actor';
 import { NOT_ALLOWED } from '../../services/runner/runner.service';
 import type { AuthPlugin } from '../plugins/auth.plugin';
-import { pathAfter } from './resources.routes';
+import { pathAfter } from '../request-path';
 
 interface Conn {
   started: boolean;

@@ -1,10 +1,10 @@
 import { Elysia } from 'elysia';
-import type { Services } from '../../app';
+import type { Services } from '../../services/services';
 import { baseName } from '../../fs/virtual-path';
 import type { Actor } from '../../services/actor';
 import type { AuthPlugin } from '../plugins/auth.plugin';
 import { sendFile } from '../send-file';
-import { pathAfter } from './resources.routes';
+import { pathAfter } from '../request-path';
 
 /** GET /api/preview/{thumb|big}/{path}: resized images (cached), or the original where resizing does not apply. */
 export function previewRoutes(s: Services, auth: AuthPlugin) {

@@ -1,10 +1,10 @@
 import { Elysia } from 'elysia';
-import type { Services } from '../../app';
+import type { Services } from '../../services/services';
 import { decodeOnce, toVirtualPath } from '../../fs/virtual-path';
 import type { PublicShare } from '../../services/shares/shares.service';
 import { json } from '../body';
 import type { AuthPlugin } from '../plugins/auth.plugin';
-import { download } from './raw.routes';
+import { download } from '../download';
 
 /** "/<hash>/<sub/path>" after a prefix: the hash, and the share-relative path decoded once and canonicalised. */
 function hashAndPath(request: Request, prefix: string): { hash: string; path: string } {

@@ -1,38 +1,11 @@
 import { Elysia } from 'elysia';
-import type { Services } from '../../app';
-import { invalid } from '../../core/errors';
-import { baseName } from '../../fs/virtual-path';
+import type { Services } from '../../services/services';
 import type { Actor } from '../../services/actor';
-import { authorizePath } from '../../services/policy/file-policy';
-import { archiveTargets, createArchive } from '../../services/archive/archive.service';
-import { disposition, sendFile } from '../send-file';
+import { download } from '../download';
 import type { AuthPlugin } from '../plugins/auth.plugin';
-import { pathAfter } from './resources.routes';
+import { pathAfter } from '../request-path';
 
 type Ctx = { request: Request; actor: Actor };
-
-/** Streams one file, or an archive of a folder / a `files=` selection, to an actor allowed to download. */
-export async function download(request: Request, actor: Actor, path: string): Promise<Response> {
-  const q = new URL(request.url).searchParams;
-  const files = q.get('files');
-  authorizePath(actor, 'download', path);
-  if (files === null) {
-    const { real, stats } = await actor.fs.stat(path);
-    if (!stats.isDirectory()) {
-      if (!stats.isFile()) throw invalid('only regular files can be downloaded');
-      return sendFile(request, real, stats, baseName(path) || 'file', q.get('inline') === 'true');
-    }
-  }
-  const { name, stream } = await createArchive(actor, archiveTargets(path, files), q.get('algo'), request.signal);
-  return new Response(stream, {
-    headers: {
-      'Content-Type': name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream',
-      'Content-Disposition': disposition('attachment', name),
-      'Cache-Control': 'private',
-      'X-Content-Type-Options': 'nosniff',
-    },
-  });
-}
 
 /** GET /api/raw/{path}: downloads (Range, inline/attachment) and streamed archives. */
 export function rawRoutes(s: Services, auth: AuthPlugin) {

@@ -1,53 +1,12 @@
 import { Elysia } from 'elysia';
-import type { Services } from '../../app';
-import { AppError } from '../../core/errors';
-import { decodeOnce, toVirtualPath } from '../../fs/virtual-path';
+import type { Services } from '../../services/services';
 import { copyOrMove, etagOf, remove, save, upload } from '../../services/files/files-write';
 import type { Actor } from '../../services/actor';
 import { json } from '../body';
 import type { AuthPlugin } from '../plugins/auth.plugin';
+import { jsonArrayStream } from '../json-stream';
+import { decodeDestination, pathAfter } from '../request-path';
 import { textResponse } from '../plugins/error.plugin';
-
-/** The user path after `<baseURL><prefix>`, decoded exactly once from the raw URL and canonicalised. */
-export function pathAfter(request: Request, prefix: string) {
-  const pathname = new URL(request.url).pathname;
-  return toVirtualPath(decodeOnce(pathname.startsWith(prefix) ? pathname.slice(prefix.length) || '/' : '/'));
-}
-
-/** The PATCH destination as the web app sends it: encoded twice (the second decode keeps '+' as space, as Go did). */
-export function decodeDestination(value: string | null) {
-  if (!value) throw new AppError('INVALID', 'destination is required');
-  return toVirtualPath(decodeOnce(value.replace(/\+/g, ' '))).path;
-}
-
-/** Streams a JSON array item by item (never the whole list in memory). */
-export function jsonArrayStream<T>(items: AsyncIterable<T>, map: (t: T) => unknown): ReadableStream<Uint8Array> {
-  const enc = new TextEncoder();
-  const it = items[Symbol.asyncIterator]();
-  let first = true;
-  let done = false;
-  return new ReadableStream({
-    async pull(c) {
-      if (done) return;
-      let chunk = first ? '[' : '';
-      for (let n = 0; n < 256; n++) {
-        const r = await it.next();
-        if (r.done) {
-          done = true;
-          c.enqueue(enc.encode(chunk + ']'));
-          c.close();
-          return;
-        }
-        chunk += (first ? '' : ',') + JSON.stringify(map(r.value));
-        first = false;
-      }
-      c.enqueue(enc.encode(chunk));
-    },
-    async cancel() {
-      await it.return?.(undefined);
-    },
-  });
-}
 
 const flag = (v: string | null) => v === 'true' || v === '1';
 

@@ -1,9 +1,9 @@
 import { Elysia } from 'elysia';
-import type { Services } from '../../app';
+import type { Services } from '../../services/services';
 import type { Actor } from '../../services/actor';
 import { search } from '../../services/search/search.service';
 import type { AuthPlugin } from '../plugins/auth.plugin';
-import { pathAfter } from './resources.routes';
+import { pathAfter } from '../request-path';
 
 /**
  * GET /api/search/{path}?query=: newline-delimited JSON, one {"dir","path"} per line, sent as found. The walk

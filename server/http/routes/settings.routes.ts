@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import type { Services } from '../../app';
+import type { Services } from '../../services/services';
 import { json, readJsonObject } from '../body';
 import type { AuthPlugin } from '../plugins/auth.plugin';
 import { textResponse } from '../plugins/error.plugin';

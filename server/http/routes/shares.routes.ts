@@ -1,10 +1,10 @@
 import { Elysia } from 'elysia';
-import type { Services } from '../../app';
+import type { Services } from '../../services/services';
 import type { Actor } from '../../services/actor';
 import { json, readJsonObject } from '../body';
 import type { AuthPlugin } from '../plugins/auth.plugin';
 import { textResponse } from '../plugins/error.plugin';
-import { pathAfter } from './resources.routes';
+import { pathAfter } from '../request-path';
 
 type Ctx = { request: Request; actor: Actor };
 

@@ -1,9 +1,9 @@
 import { Elysia } from 'elysia';
-import type { Services } from '../../app';
+import type { Services } from '../../services/services';
 import type { Actor } from '../../services/actor';
 import type { AuthPlugin } from '../plugins/auth.plugin';
 import { textResponse } from '../plugins/error.plugin';
-import { pathAfter } from './resources.routes';
+import { pathAfter } from '../request-path';
 
 const TUS = { 'Tus-Resumable': '1.0.0' };
 type Ctx = { request: Request; actor: Actor };

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import { invalid, notFound } from '../../core/errors';
-import type { Services } from '../../app';
+import type { Services } from '../../services/services';
 import { json, readJsonObject } from '../body';
 import type { AuthPlugin } from '../plugins/auth.plugin';
 import { textResponse } from '../plugins/error.plugin';

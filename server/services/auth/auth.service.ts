@@ -1,7 +1,8 @@
 import type { TokenUser } from '../../contract/user';
 import { AppError, forbidden, unauthorized } from '../../core/errors';
 import type { SessionsStore } from '../../db/sessions.store';
-import type { StoredUser, UsersStore } from '../../db/users.store';
+import type { StoredUser } from '../../contract/user';
+import type { UsersStore } from '../../db/users.store';
 import type { SettingsService } from '../settings/settings.service';
 import type { UsersService } from '../users/users.service';
 import { randomPassword, verifyPassword } from './password-policy';

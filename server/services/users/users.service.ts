@@ -1,7 +1,8 @@
 import { USER_FIELDS, type User, type UserField } from '../../contract/user';
 import { AppError, exists, forbidden, invalid, notFound } from '../../core/errors';
 import type { SessionsStore } from '../../db/sessions.store';
-import type { StoredUser, UsersStore } from '../../db/users.store';
+import type { StoredUser } from '../../contract/user';
+import type { UsersStore } from '../../db/users.store';
 import { ScopedFs } from '../../fs/scoped-fs';
 import type { Actor } from '../actor';
 import { checkPassword, hashPassword, verifyPassword } from '../auth/password-policy';

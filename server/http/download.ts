@@ -1,0 +1,29 @@
+import { invalid } from '../core/errors';
+import { baseName } from '../fs/virtual-path';
+import type { Actor } from '../services/actor';
+import { authorizePath } from '../services/policy/file-policy';
+import { archiveTargets, createArchive } from '../services/archive/archive.service';
+import { disposition, sendFile } from './send-file';
+
+/** Streams one file, or an archive of a folder / a `files=` selection, to an actor allowed to download. */
+export async function download(request: Request, actor: Actor, path: string): Promise<Response> {
+  const q = new URL(request.url).searchParams;
+  const files = q.get('files');
+  authorizePath(actor, 'download', path);
+  if (files === null) {
+    const { real, stats } = await actor.fs.stat(path);
+    if (!stats.isDirectory()) {
+      if (!stats.isFile()) throw invalid('only regular files can be downloaded');
+      return sendFile(request, real, stats, baseName(path) || 'file', q.get('inline') === 'true');
+    }
+  }
+  const { name, stream } = await createArchive(actor, archiveTargets(path, files), q.get('algo'), request.signal);
+  return new Response(stream, {
+    headers: {
+      'Content-Type': name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream',
+      'Content-Disposition': disposition('attachment', name),
+      'Cache-Control': 'private',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}

@@ -1,0 +1,36 @@
+import type { Database } from 'bun:sqlite';
+import type { Config } from '../core/config';
+import type { Logger } from '../core/log';
+import type { PreviewCacheStore } from '../db/preview-cache.store';
+import type { SessionsStore } from '../db/sessions.store';
+import type { SettingsStore } from '../db/settings.store';
+import type { SharesStore } from '../db/shares.store';
+import type { UploadsStore } from '../db/uploads.store';
+import type { UsersStore } from '../db/users.store';
+import type { AuthService } from './auth/auth.service';
+import type { FilesService } from './files/files.service';
+import type { TusService } from './files/tus.service';
+import type { Hooks } from './hooks/hooks';
+import type { PreviewService } from './preview/preview.service';
+import type { Runner } from './runner/runner.service';
+import type { SettingsService } from './settings/settings.service';
+import type { SharesService } from './shares/shares.service';
+import type { UsersService } from './users/users.service';
+
+/** Everything the HTTP layer and the CLI share. Built once per process by createServices(). */
+export interface Services {
+  config: Readonly<Config> & { configFile?: string | null };
+  log: Logger;
+  db: Database;
+  stores: { users: UsersStore; sessions: SessionsStore; settings: SettingsStore; shares: SharesStore; uploads: UploadsStore; previews: PreviewCacheStore };
+  settings: SettingsService;
+  users: UsersService;
+  auth: AuthService;
+  files: FilesService;
+  tus: TusService;
+  previews: PreviewService;
+  hooks: Hooks;
+  runner: Runner;
+  shares: SharesService;
+  close(): void;
+}
