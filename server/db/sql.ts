@@ -1,0 +1,156 @@
+import type { Database } from 'bun:sqlite';
+import { SQL } from 'bun';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface RunResult {
+  /** Rows inserted, updated or deleted. */
+  changes: number;
+}
+
+/**
+ * The one async SQL interface every store talks through, on the embedded SQLite (bun:sqlite: prepared statements
+ * are several times faster than a driver round trip, and SQLite is the default) and on PostgreSQL (Bun.SQL).
+ * Statements are written once with `?` placeholders (`?1`… where a value repeats); PostgreSQL gets `$n`.
+ */
+export interface Sql {
+  readonly engine: Engine;
+  all<T>(text: string, ...params: unknown[]): Promise<T[]>;
+  get<T>(text: string, ...params: unknown[]): Promise<T | null>;
+  run(text: string, ...params: unknown[]): Promise<RunResult>;
+  /** Several statements as one: each runs on SQL (bun:sqlite exec / simple query protocol), no parameters. */
+  exec(text: string): Promise<void>;
+  /**
+   * A transaction: all statements of `fn` go through `tx` and commit together, or none do. On SQLite the one
+   * connection is held (others wait), so keep transactions short and free of file work.
+   */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** `?` and `?N` placeholders to PostgreSQL's `$N` (our statements never hold a literal question mark). */
+export function toPostgres(text: string): string {
+  let n = 0;
+  return text.replace(/\?(\d+)?/g, (_m, num: string | undefined) => `$${num ?? ++n}`);
+}
+
+/** Who holds the one SQLite connection for a transaction; statements outside it wait until it ends. */
+class Gate {
+  /** A transaction is open on the connection. */
+  busy = false;
+  private tail: Promise<void> = Promise.resolve();
+  private idle: Promise<void> = Promise.resolve();
+
+  /** Resolves when the caller holds the connection; returns the release function. */
+  async acquire(): Promise<() => void> {
+    let release!: () => void;
+    const prev = this.tail;
+    this.tail = new Promise<void>((r) => (release = r));
+    await prev;
+    let done!: () => void;
+    this.idle = new Promise<void>((r) => (done = r));
+    this.busy = true; // set in the same tick as the caller's BEGIN: no statement can slip in between
+    return () => {
+      this.busy = false;
+      done();
+      release();
+    };
+  }
+
+  async wait(): Promise<void> {
+    while (this.busy) await this.idle;
+  }
+}
+
+/** SQLite through bun:sqlite. One connection; a transaction holds it until it ends, other statements wait. */
+export class SqliteSql implements Sql {
+  readonly engine = 'sqlite' as const;
+
+  constructor(readonly db: Database, private readonly inTx = false, private readonly gate = new Gate()) {}
+
+  /** Outside a transaction, waits while one holds the connection; the statement then runs in the same tick. */
+  private async turn(): Promise<void> {
+    if (!this.inTx && this.gate.busy) await this.gate.wait();
+  }
+
+  async all<T>(text: string, ...params: unknown[]): Promise<T[]> {
+    await this.turn();
+    return this.db.query(text).all(...(params as never[])) as T[];
+  }
+
+  async get<T>(text: string, ...params: unknown[]): Promise<T | null> {
+    await this.turn();
+    return (this.db.query(text).get(...(params as never[])) as T | null) ?? null;
+  }
+
+  async run(text: string, ...params: unknown[]): Promise<RunResult> {
+    await this.turn();
+    return { changes: this.db.query(text).run(...(params as never[])).changes };
+  }
+
+  async exec(text: string): Promise<void> {
+    await this.turn();
+    this.db.exec(text);
+  }
+
+  async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    if (this.inTx) return fn(this); // nested: part of the outer transaction
+    const release = await this.gate.acquire();
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const out = await fn(new SqliteSql(this.db, true, this.gate));
+        this.db.exec('COMMIT');
+        return out;
+      } catch (e) {
+        this.db.exec('ROLLBACK');
+        throw e;
+      }
+    } finally {
+      release();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.gate.wait();
+    this.db.close();
+  }
+}
+
+/** PostgreSQL through Bun.SQL (a pool; a transaction reserves one connection). */
+export class PostgresSql implements Sql {
+  readonly engine = 'postgres' as const;
+
+  constructor(private readonly sql: SQL, private readonly inTx = false) {}
+
+  async all<T>(text: string, ...params: unknown[]): Promise<T[]> {
+    return [...((await this.sql.unsafe(toPostgres(text), params)) as T[])];
+  }
+
+  async get<T>(text: string, ...params: unknown[]): Promise<T | null> {
+    return (await this.all<T>(text, ...params))[0] ?? null;
+  }
+
+  async run(text: string, ...params: unknown[]): Promise<RunResult> {
+    const r = (await this.sql.unsafe(toPostgres(text), params)) as unknown as { count?: number | null };
+    return { changes: Number(r.count ?? 0) };
+  }
+
+  async exec(text: string): Promise<void> {
+    await this.sql.unsafe(text).simple();
+  }
+
+  async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    if (this.inTx) return fn(this);
+    return this.sql.begin((tx) => fn(new PostgresSql(tx as unknown as SQL, true))) as Promise<T>;
+  }
+
+  async close(): Promise<void> {
+    if (!this.inTx) await this.sql.close();
+  }
+}
+
+/** True when the configured database is a PostgreSQL URL rather than a SQLite file. */
+export function isPostgresUrl(database: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(database);
+}
