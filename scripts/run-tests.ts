@@ -2,7 +2,7 @@
  * Runs every suite and ends with one line "N passed, N failed" summing them all.
  * Suites: typecheck, unit + api (bun test, through app.handle and loopback servers, CLI against the compiled
  * binary), e2e (bun test + playwright-core + Debian Chromium against the compiled binary).
- * Usage: bun scripts/run-tests.ts [--no-build] [--only unit|e2e|typecheck|layers]
+ * Usage: bun scripts/run-tests.ts [--no-build] [--only unit|e2e|typecheck|layers|image]
  */
 import { spawn } from 'bun';
 import { existsSync } from 'node:fs';
@@ -86,6 +86,11 @@ if (!only || only === 'layers') {
   results.push({ name: 'layers', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ms: ms(out) });
 }
 if (!only || only === 'unit') await bunTest('unit+api', ['tests/unit', 'tests/api']);
+if (!only || only === 'image') {
+  // The container image (podman, installed by npm test from Debian); skipped, saying why, where podman is missing.
+  if (existsSync('/usr/bin/podman')) await bunTest('image', ['tests/image'], ['--timeout', '300000']);
+  else console.log('\nimage: skipped: podman is not installed (Debian packages podman and runc)');
+}
 if (!only || only === 'e2e') {
   if (!existsSync('/usr/bin/chromium')) console.log('\n/usr/bin/chromium is missing: e2e tests will fail (npm test installs it with apt-get)');
   await bunTest('e2e', ['tests/e2e'], ['--path-ignore-patterns', 'node_modules/**', '--timeout', '60000'], true);
