@@ -1,0 +1,31 @@
+import { afterAll, describe, expect, test } from 'bun:test';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+// The systemd unit as shipped: it must verify, and its hardening must be real (systemd's own exposure score).
+const UNIT = resolve(import.meta.dir, '../../scripts/deploy/filedeck.service');
+const analyze = existsSync('/usr/bin/systemd-analyze');
+const dir = mkdtempSync(join(tmpdir(), 'filedeck-unit-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe.skipIf(!analyze)('systemd unit', () => {
+  // verify checks that ExecStart exists and the user is known: point them at what this machine has.
+  const unit = join(dir, 'filedeck.service');
+  writeFileSync(unit, readFileSync(UNIT, 'utf8').replace('/usr/local/bin/filedeck', process.env.FILEDECK_BIN ?? process.execPath).replace(/^(User|Group)=filedeck$/gm, '$1=daemon'));
+
+  test('passes systemd-analyze verify', () => {
+    const r = spawnSync('systemd-analyze', ['verify', unit], { encoding: 'utf8' });
+    expect([r.status, r.stderr.trim()]).toEqual([0, '']);
+  });
+
+  test('is hardened: exposure score of 2.0 or less (OK), no capability, no device, no kernel access', () => {
+    const r = spawnSync('systemd-analyze', ['security', '--offline=true', unit], { encoding: 'utf8' });
+    const score = Number(/Overall exposure level for \S+: ([\d.]+)/.exec(r.stdout)?.[1]);
+    console.log(`systemd exposure score: ${score}`);
+    expect(score).toBeLessThanOrEqual(2.0);
+    for (const must of ['CapabilityBoundingSet=', 'PrivateDevices=', 'ProtectKernelModules=', 'NoNewPrivileges='])
+      expect(r.stdout).toMatch(new RegExp(`✓ ${must}`));
+  });
+});
