@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServices, type Services } from '../server/app';
 import { loadConfig, type Config } from '../server/core/config';
 import { AppError } from '../server/core/errors';
+import { isPostgresUrl } from '../server/db/sql';
 import { silentLogger } from '../server/core/log';
 
 export interface GlobalOpts {
@@ -22,13 +23,13 @@ export function configFrom(opts: GlobalOpts, flags: Partial<Record<keyof Config,
  */
 export async function withServices<T>(opts: GlobalOpts, fn: (s: Services) => Promise<T> | T, create = false): Promise<T> {
   const config = configFrom(opts);
-  if (!create && !existsSync(config.database))
+  if (!create && !isPostgresUrl(config.database) && !existsSync(config.database))
     throw new AppError('NOT_FOUND', `database ${config.database} does not exist; run "filedeck config init" or start the server once`);
-  const s = createServices(config, silentLogger);
+  const s = await createServices(config, silentLogger);
   try {
     return await fn(s);
   } finally {
-    s.close();
+    await s.close();
   }
 }
 

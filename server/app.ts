@@ -22,10 +22,12 @@ import type { Services } from './services/services';
 
 export type { Services };
 
-
-/** Composition root: opens the database (migrating it) and wires the services. No HTTP here. */
-export function createServices(config: Readonly<Config> & { configFile?: string | null }, log: Logger = createLogger(config.log)): Services {
-  const db = openDatabase(config.database);
+/**
+ * Composition root: opens the database (SQLite file or PostgreSQL URL, migrating it), loads the settings and
+ * wires the services. No HTTP here.
+ */
+export async function createServices(config: Readonly<Config> & { configFile?: string | null }, log: Logger = createLogger(config.log)): Promise<Services> {
+  const db = await openDatabase(config.database, { connectTimeoutMs: config.databaseConnectTimeout });
   const stores = {
     users: new UsersStore(db),
     sessions: new SessionsStore(db),
@@ -35,6 +37,7 @@ export function createServices(config: Readonly<Config> & { configFile?: string 
     previews: new PreviewCacheStore(db),
   };
   const settings = new SettingsService(stores.settings);
+  await settings.load();
   const users = new UsersService({ users: stores.users, sessions: stores.sessions, settings, root: config.root });
   const auth = new AuthService({ users: stores.users, sessions: stores.sessions, settings, usersService: users, tokenLifetimeMs: config.tokenExpirationTime });
   const runner = new Runner({ enableExec: config.enableExec, timeoutMs: config.commandTimeout, settings, log });
@@ -63,7 +66,7 @@ export function createServices(config: Readonly<Config> & { configFile?: string 
 }
 
 /** First-run setup (settings, signing key, first admin). */
-export function initialise(s: Services, opts: { username?: string; password?: string } = {}): Promise<FirstRun> {
+export async function initialise(s: Services, opts: { username?: string; password?: string } = {}): Promise<FirstRun> {
   return ensureInitialised({ settings: s.settings, users: s.stores.users, usersService: s.users, root: s.config.root }, opts);
 }
 

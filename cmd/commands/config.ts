@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { createServices } from '../../server/app';
+import { redactUrl } from '../../server/db/database';
+import { isPostgresUrl } from '../../server/db/sql';
 import { AppError, invalid } from '../../server/core/errors';
 import { formatDuration } from '../../server/core/duration';
 import { silentLogger } from '../../server/core/log';
@@ -79,17 +81,17 @@ export function registerConfig(program: Command): void {
       const opts = cmd.optsWithGlobals() as GlobalOpts;
       try {
         const cfg = configFrom(opts);
-        if (existsSync(cfg.database)) {
-          const s = createServices(cfg, silentLogger);
-          const fresh = s.settings.isFresh();
-          s.close();
-          if (!fresh) throw new AppError('EXISTS', `database ${cfg.database} is already initialised`);
+        if (isPostgresUrl(cfg.database) || existsSync(cfg.database)) {
+          const s = await createServices(cfg, silentLogger);
+          const fresh = await s.settings.isFresh();
+          await s.close();
+          if (!fresh) throw new AppError('EXISTS', `database ${redactUrl(cfg.database)} is already initialised`);
         }
-        await withServices(opts, (s) => {
+        await withServices(opts, async (s) => {
           let patch: Record<string, unknown> = {};
           for (const [k, v] of pairs(args)) patch = deepMerge(patch, settingPatch(s.settings.get(), k, v));
-          const settings = s.settings.init(patch);
-          s.settings.signingKey();
+          const settings = await s.settings.init(patch);
+          await s.settings.ensureSigningKey();
           print(opts, settings, () => `Initialised ${cfg.database}\n` + table(['setting', 'value'], flatten(settings)));
         }, true);
       } catch (e) {
@@ -100,17 +102,17 @@ export function registerConfig(program: Command): void {
   config.command('set').argument('<pairs...>', '<key> <value> pairs, e.g. signup true branding.name "My files"').description('change settings')
     .action(async (args: string[], _o, cmd: Command) => {
       const opts = cmd.optsWithGlobals() as GlobalOpts;
-      await withServices(opts, (s) => {
+      await withServices(opts, async (s) => {
         let patch: Record<string, unknown> = {};
         for (const [k, v] of pairs(args)) patch = deepMerge(patch, settingPatch(s.settings.get(), k, v));
-        const settings = s.settings.update(patch, CLI_SETTINGS_FIELDS);
+        const settings = await s.settings.update(patch, CLI_SETTINGS_FIELDS);
         print(opts, settings, () => table(['setting', 'value'], flatten(settings)));
       }).catch(fail);
     });
 
   config.command('cat').description('print the boot configuration and the stored settings').action(async (_o, cmd: Command) => {
     const opts = cmd.optsWithGlobals() as GlobalOpts;
-    await withServices(opts, (s) => {
+    await withServices(opts, async (s) => {
       const boot = { ...s.config, tokenExpirationTime: formatDuration(s.config.tokenExpirationTime), commandTimeout: formatDuration(s.config.commandTimeout) };
       const settings = s.settings.get();
       print(opts, { boot, settings }, () => `Boot configuration (${s.config.configFile ?? 'no config file'}):\n${table(['key', 'value'], flatten(boot))}\n\nSettings (${s.config.database}):\n${table(['setting', 'value'], flatten(settings))}`);
@@ -120,7 +122,7 @@ export function registerConfig(program: Command): void {
   config.command('export').argument('<file>', '.json, .yml or .yaml').description('write the settings to a file (the signing key is never exported)')
     .action(async (file: string, _o, cmd: Command) => {
       const opts = cmd.optsWithGlobals() as GlobalOpts;
-      await withServices(opts, (s) => {
+      await withServices(opts, async (s) => {
         writeDoc(file, { settings: s.settings.get() });
         print(opts, { file }, () => `Settings written to ${file}`);
       }).catch(fail);
@@ -132,9 +134,9 @@ export function registerConfig(program: Command): void {
       try {
         const doc = readDoc(file) as { settings?: unknown } | null;
         if (!doc || typeof doc !== 'object' || !doc.settings) throw invalid(`${file} has no "settings" section`);
-        await withServices(opts, (s) => {
-          const settings = s.settings.init(doc.settings);
-          s.settings.signingKey();
+        await withServices(opts, async (s) => {
+          const settings = await s.settings.init(doc.settings);
+          await s.settings.ensureSigningKey();
           print(opts, settings, () => `Settings imported from ${file}`);
         }, true);
       } catch (e) {

@@ -8,13 +8,13 @@ import { table } from '../table';
 
 type Opts = GlobalOpts & { user?: string; allow?: boolean; regex?: boolean };
 
-function current(s: Services, o: Opts): Rule[] {
-  return o.user ? s.users.find(o.user).rules : s.settings.get().rules;
+async function current(s: Services, o: Opts): Promise<Rule[]> {
+  return o.user ? (await s.users.find(o.user)).rules : s.settings.get().rules;
 }
 
 async function save(s: Services, o: Opts, rules: Rule[]): Promise<void> {
-  if (o.user) await s.users.update(systemActor, s.users.find(o.user).id, ['rules'], { rules });
-  else s.settings.update({ rules });
+  if (o.user) await s.users.update(systemActor, (await s.users.find(o.user)).id, ['rules'], { rules });
+  else await s.settings.update({ rules });
 }
 
 const show = (rules: Rule[]) =>
@@ -31,8 +31,8 @@ export function registerRules(program: Command): void {
   const userOpt = (c: Command) => c.option('--user <id|username>', 'the user whose rules to manage');
   userOpt(rules.command('ls')).description('list rules').action(async (_o, cmd: Command) => {
     const o = cmd.optsWithGlobals() as Opts;
-    await withServices(o, (s) => {
-      const list = current(s, o);
+    await withServices(o, async (s) => {
+      const list = (await current(s, o));
       print(o, list, () => show(list));
     }).catch(fail);
   });
@@ -41,8 +41,8 @@ export function registerRules(program: Command): void {
       const o = cmd.optsWithGlobals() as Opts;
       await withServices(o, async (s) => {
         const rule: Rule = o.regex ? { allow: !!o.allow, regex: true, path: '', regexp: { raw: target } } : { allow: !!o.allow, regex: false, path: target, regexp: null };
-        await save(s, o, [...current(s, o), rule]);
-        const list = current(s, o);
+        await save(s, o, [...(await current(s, o)), rule]);
+        const list = (await current(s, o));
         print(o, list, () => show(list));
       }).catch(fail);
     });
@@ -50,12 +50,12 @@ export function registerRules(program: Command): void {
     .action(async (from: string, to: string | undefined, _o, cmd: Command) => {
       const o = cmd.optsWithGlobals() as Opts;
       await withServices(o, async (s) => {
-        const list = current(s, o);
+        const list = (await current(s, o));
         const a = index(from, list.length);
         const b = to === undefined ? a : index(to, list.length);
         if (b < a) throw invalid('index_end must not be smaller than index');
         await save(s, o, list.filter((_, i) => i < a || i > b));
-        const left = current(s, o);
+        const left = (await current(s, o));
         print(o, left, () => show(left));
       }).catch(fail);
     });

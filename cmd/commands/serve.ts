@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { createHttpApp, createServices, initialise } from '../../server/app';
 import { CONFIG_KEYS, type Config } from '../../server/core/config';
+import { redactUrl } from '../../server/db/database';
 import { AppError } from '../../server/core/errors';
 import { formatDuration } from '../../server/core/duration';
 import { VERSION } from '../../server/core/version';
@@ -28,7 +29,7 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
   const config = configFrom(opts, flags);
   if (config.cert && (!existsSync(config.cert) || !existsSync(config.key)))
     throw new AppError('INVALID', 'config keys "cert"/"key": file not found');
-  const s = createServices(config);
+  const s = await createServices(config);
   const first = await initialise(s, { username: opts.username, password: opts.password });
   if (first.admin?.generatedPassword) {
     // Printed once, to the console only: the log destination may be a shared file.
@@ -48,10 +49,10 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
   const host = config.address.includes(':') ? `[${config.address}]` : config.address;
   const url = `${tls ? 'https' : 'http'}://${host}:${port}${config.baseURL}/`;
   process.stdout.write(`Filedeck ${VERSION} listening on ${url}\n`);
-  s.log.info(`root ${config.root}, database ${config.database}, token lifetime ${formatDuration(config.tokenExpirationTime)}`);
+  s.log.info(`root ${config.root}, database ${redactUrl(config.database)}, token lifetime ${formatDuration(config.tokenExpirationTime)}`);
   const stop = async () => {
     await app.stop().catch(() => {});
-    s.close();
+    await s.close().catch(() => {});
     process.exit(0);
   };
   process.on('SIGINT', stop);

@@ -12,7 +12,7 @@ export function registerShares(program: Command): void {
   shares.command('ls').option('--user <id|username>', 'only this user\'s shares').description('list shares').action(async (_o, cmd: Command) => {
     const o = cmd.optsWithGlobals() as GlobalOpts & { user?: string };
     await withServices(o, async (s) => {
-      const list = await s.shares.list(systemActor, o.user ? s.users.find(o.user).id : undefined);
+      const list = await s.shares.list(systemActor, o.user ? (await s.users.find(o.user)).id : undefined);
       print(o, list, () => table(['Hash', 'Path', 'User', 'Expires', 'Password'], list.map((x) => [x.hash, x.path, x.username ?? x.userID, expiry(x.expire), x.hasPassword])));
     }).catch(fail);
   });
@@ -22,7 +22,7 @@ export function registerShares(program: Command): void {
     .action(async (path: string, _o, cmd: Command) => {
       const o = cmd.optsWithGlobals() as GlobalOpts & { user: string; expires?: string; unit?: string; password?: string };
       await withServices(o, async (s) => {
-        const owner = s.users.find(o.user);
+        const owner = (await s.users.find(o.user));
         const actor = actorFor(owner, { root: s.config.root, globalRules: s.settings.get().rules, followExternalSymlinks: s.config.followExternalSymlinks });
         const share = await s.shares.create(actor, toVirtualPath(path).path, { expires: o.expires, unit: o.unit, password: o.password });
         print(o, share, () => table(['Hash', 'Path', 'User', 'Expires', 'Password'], [[share.hash, share.path, owner.username, expiry(share.expire), share.hasPassword]]));
@@ -30,8 +30,8 @@ export function registerShares(program: Command): void {
     });
   shares.command('rm').argument('<hash>').description('delete a share').action(async (hash: string, _o, cmd: Command) => {
     const o = cmd.optsWithGlobals() as GlobalOpts;
-    await withServices(o, (s) => {
-      s.shares.remove(systemActor, hash);
+    await withServices(o, async (s) => {
+      await s.shares.remove(systemActor, hash);
       print(o, { deleted: hash }, () => `Share ${hash} deleted`);
     }).catch(fail);
   });

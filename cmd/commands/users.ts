@@ -76,16 +76,16 @@ export function registerUsers(program: Command): void {
 
   users.command('ls').description('list users').action(async (_o, cmd: Command) => {
     const o = opts(cmd);
-    await withServices(o, (s) => {
-      const list = s.users.list();
+    await withServices(o, async (s) => {
+      const list = (await s.users.list());
       print(o, list, () => userTable(list));
     }).catch(fail);
   });
 
   users.command('find').argument('<id|username>').description('show one user').action(async (who: string, _o, cmd: Command) => {
     const o = opts(cmd);
-    await withServices(o, (s) => {
-      const u = publicUser(s.users.find(who));
+    await withServices(o, async (s) => {
+      const u = publicUser((await s.users.find(who)));
       print(o, u, () => userTable([u]));
     }).catch(fail);
   });
@@ -96,7 +96,7 @@ export function registerUsers(program: Command): void {
     .action(async (who: string, _o, cmd: Command) => {
       const o = opts(cmd);
       await withServices(o, async (s) => {
-        const cur = s.users.find(who);
+        const cur = (await s.users.find(who));
         const data = fieldsFromFlags(o, publicUser(cur));
         if (o.username !== undefined) data.username = o.username;
         if (o.password !== undefined) data.password = o.password;
@@ -109,9 +109,9 @@ export function registerUsers(program: Command): void {
 
   users.command('rm').argument('<id|username>').description('delete a user (not the last admin)').action(async (who: string, _o, cmd: Command) => {
     const o = opts(cmd);
-    await withServices(o, (s) => {
-      const u = s.users.find(who);
-      s.users.delete(systemActor, u.id);
+    await withServices(o, async (s) => {
+      const u = (await s.users.find(who));
+      await s.users.delete(systemActor, u.id);
       print(o, { deleted: u.id }, () => `User ${u.username} (id ${u.id}) deleted`);
     }).catch(fail);
   });
@@ -119,8 +119,8 @@ export function registerUsers(program: Command): void {
   users.command('export').argument('<file>', '.json, .yml or .yaml').description('write all users, with password hashes, to a file (mode 0600)')
     .action(async (file: string, _o, cmd: Command) => {
       const o = opts(cmd);
-      await withServices(o, (s) => {
-        const list = s.users.exportAll().map(({ updatedAt: _u, ...u }) => u);
+      await withServices(o, async (s) => {
+        const list = (await s.users.exportAll()).map(({ updatedAt: _u, ...u }) => u);
         writeDoc(file, list);
         print(o, { file, count: list.length }, () => `${list.length} users written to ${file}`);
       }).catch(fail);

@@ -28,6 +28,7 @@ export interface Config {
   trustedProxies: string[];
   imageProcessors: number;
   commandTimeout: number; // milliseconds
+  databaseConnectTimeout: number; // milliseconds
 }
 
 type Kind = 'string' | 'int' | 'bool' | 'duration' | 'list';
@@ -43,7 +44,7 @@ export const CONFIG_KEYS: Record<keyof Config, KeySpec> = {
   address: { kind: 'string', default: '127.0.0.1', help: 'address to listen on', check: (v) => (v ? null : 'must not be empty') },
   port: { kind: 'int', default: '8080', help: 'TCP port (0 picks a free one)', check: (v) => ((v as number) >= 0 && (v as number) <= 65535 ? null : 'must be between 0 and 65535') },
   root: { kind: 'string', default: './data/files', help: 'folder holding every user scope', check: (v) => (v ? null : 'must not be empty') },
-  database: { kind: 'string', default: './data/filedeck.db', help: 'SQLite database file', check: (v) => (v ? null : 'must not be empty') },
+  database: { kind: 'string', default: './data/filedeck.db', help: 'SQLite database file, or a PostgreSQL URL (postgres://user:password@host:port/db) shared by several instances', check: (v) => (v ? null : 'must not be empty') },
   baseURL: { kind: 'string', default: '', help: 'URL prefix when served under a sub-path, e.g. /files', check: checkBaseURL },
   log: { kind: 'string', default: 'stdout', help: 'stdout, stderr, a file path, or empty to discard' },
   cert: { kind: 'string', default: '', help: 'TLS certificate file (with key)' },
@@ -58,6 +59,7 @@ export const CONFIG_KEYS: Record<keyof Config, KeySpec> = {
   trustedProxies: { kind: 'list', default: '', help: 'addresses or CIDRs whose X-Forwarded-For and auth header are trusted', check: checkProxies },
   imageProcessors: { kind: 'int', default: '4', help: 'concurrent image resizes', check: (v) => ((v as number) >= 1 && (v as number) <= 64 ? null : 'must be between 1 and 64') },
   commandTimeout: { kind: 'duration', default: '60s', help: 'time limit of runner commands and hooks', check: (v) => ((v as number) >= 1000 ? null : 'must be at least 1s') },
+  databaseConnectTimeout: { kind: 'duration', default: '10s', help: 'PostgreSQL: how long to wait for the database at start before giving up', check: (v) => ((v as number) >= 100 ? null : 'must be at least 100ms') },
 };
 
 function checkBaseURL(v: unknown): string | null {
@@ -176,8 +178,10 @@ export function loadConfig(src: ConfigSources = {}): Readonly<Config> & { config
   if (Boolean(cfg.cert) !== Boolean(cfg.key)) throw new AppError('INVALID', 'config keys "cert" and "key" must be set together');
   cfg.baseURL = cfg.baseURL.replace(/\/+$/, '');
   cfg.root = resolve(cwd, cfg.root);
-  cfg.database = resolve(cwd, cfg.database);
-  cfg.cacheDir = cfg.cacheDir ? resolve(cwd, cfg.cacheDir) : join(dirname(cfg.database), 'cache');
+  const postgres = /^postgres(ql)?:\/\//i.test(cfg.database);
+  if (!postgres) cfg.database = resolve(cwd, cfg.database);
+  // The preview cache is per instance: next to the SQLite file, or next to the files root with PostgreSQL.
+  cfg.cacheDir = cfg.cacheDir ? resolve(cwd, cfg.cacheDir) : join(dirname(postgres ? cfg.root : cfg.database), postgres ? '.filedeck-cache' : 'cache');
   if (cfg.log && cfg.log !== 'stdout' && cfg.log !== 'stderr') cfg.log = resolve(cwd, cfg.log);
   return Object.freeze({ ...cfg, configFile: file });
 }

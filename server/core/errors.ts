@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA' // 415
   | 'RATE_LIMITED' // 429
   | 'INTERNAL' // 500: never shows its cause to the client
+  | 'UNAVAILABLE' // 503: the database cannot be reached; the detail says so (never the password)
   | 'NO_SPACE' // 507: the files volume or the database is full; the detail says which
   | 'UNSUPPORTED'; // 501
 

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite';
+import type { Sql } from './sql';
 
 export interface SessionRow {
   id: string;
@@ -7,49 +7,54 @@ export interface SessionRow {
   expiresAt: number;
 }
 
-/** Server-side login sessions; a token is valid only while its row exists. */
+const SELECT = 'SELECT id, user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt" FROM sessions';
+const row = (r: SessionRow | null): SessionRow | null => (r ? { ...r, createdAt: Number(r.createdAt), expiresAt: Number(r.expiresAt) } : null);
+
+/** Server-side login sessions; a token is valid only while its row exists (shared by every instance). */
 export class SessionsStore {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Sql) {}
 
-  create(s: SessionRow): void {
-    this.db.query('INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(s.id, s.userId, s.createdAt, s.expiresAt);
+  /** The same store inside a transaction. */
+  with(tx: Sql): SessionsStore {
+    return new SessionsStore(tx);
   }
 
-  get(id: string): SessionRow | null {
-    const r = this.db.query('SELECT id, user_id AS userId, created_at AS createdAt, expires_at AS expiresAt FROM sessions WHERE id = ?').get(id);
-    return (r as SessionRow | null) ?? null;
+  async create(s: SessionRow): Promise<void> {
+    await this.db.run('INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)', s.id, s.userId, s.createdAt, s.expiresAt);
   }
 
-  delete(id: string): boolean {
-    return this.db.query('DELETE FROM sessions WHERE id = ?').run(id).changes > 0;
+  async get(id: string): Promise<SessionRow | null> {
+    return row(await this.db.get<SessionRow>(`${SELECT} WHERE id = ?`, id));
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM sessions WHERE id = ?', id)).changes > 0;
   }
 
   /** Replaces one session by another atomically; false when the old one was already gone. */
-  replace(oldId: string, next: SessionRow): boolean {
-    return this.db.transaction(() => {
-      if (this.db.query('DELETE FROM sessions WHERE id = ?').run(oldId).changes === 0) return false;
-      this.create(next);
+  async replace(oldId: string, next: SessionRow): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      if ((await tx.run('DELETE FROM sessions WHERE id = ?', oldId)).changes === 0) return false;
+      await this.with(tx).create(next);
       return true;
-    }).immediate();
+    });
   }
 
   /** Ends every session of a user, except optionally one. Returns how many ended. */
-  deleteForUser(userId: number, exceptId?: string): number {
-    return this.db.query('DELETE FROM sessions WHERE user_id = ? AND id != ?').run(userId, exceptId ?? '').changes;
+  async deleteForUser(userId: number, exceptId?: string): Promise<number> {
+    return (await this.db.run('DELETE FROM sessions WHERE user_id = ? AND id != ?', userId, exceptId ?? '')).changes;
   }
 
-  countForUser(userId: number): number {
-    return (this.db.query('SELECT count(*) AS n FROM sessions WHERE user_id = ?').get(userId) as { n: number }).n;
+  async countForUser(userId: number): Promise<number> {
+    return Number((await this.db.get<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ?', userId))!.n);
   }
 
   /** Keeps only the newest `keep` sessions of a user (a stolen password cannot mint unlimited sessions). */
-  trimForUser(userId: number, keep: number): number {
-    return this.db
-      .query('DELETE FROM sessions WHERE user_id = ?1 AND id NOT IN (SELECT id FROM sessions WHERE user_id = ?1 ORDER BY created_at DESC LIMIT ?2)')
-      .run(userId, keep).changes;
+  async trimForUser(userId: number, keep: number): Promise<number> {
+    return (await this.db.run('DELETE FROM sessions WHERE user_id = ?1 AND id NOT IN (SELECT id FROM sessions WHERE user_id = ?1 ORDER BY created_at DESC LIMIT ?2)', userId, keep)).changes;
   }
 
-  deleteExpired(now: number): number {
-    return this.db.query('DELETE FROM sessions WHERE expires_at < ?').run(now).changes;
+  async deleteExpired(now: number): Promise<number> {
+    return (await this.db.run('DELETE FROM sessions WHERE expires_at < ?', now)).changes;
   }
 }

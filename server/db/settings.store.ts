@@ -1,45 +1,47 @@
-import type { Database } from 'bun:sqlite';
+import type { Sql } from './sql';
 
-/** Key/value storage of settings (JSON values) and of secrets (bytes never leave the server). */
+/**
+ * Key/value storage of settings (JSON values) and of secrets (bytes never leave the server), plus the revision
+ * counter that tells every connection and instance when settings changed.
+ */
 export class SettingsStore {
-  private cache: { version: number; values: Record<string, unknown> } | null = null;
+  constructor(private readonly db: Sql) {}
 
-  constructor(private readonly db: Database) {}
-
-  /**
-   * All settings, read once and cached until the database changes. PRAGMA data_version moves when another
-   * connection (the CLI) commits; our own writes clear the cache in putMany.
-   */
-  getAll(): Record<string, unknown> {
-    const version = (this.db.query('PRAGMA data_version').get() as { data_version: number }).data_version;
-    if (this.cache?.version === version) return structuredClone(this.cache.values);
-    const rows = this.db.query('SELECT key, value FROM settings').all() as { key: string; value: string }[];
-    const values = Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value)]));
-    this.cache = { version, values };
-    return structuredClone(values);
+  get engine() {
+    return this.db.engine;
   }
 
-  isEmpty(): boolean {
-    return !this.db.query('SELECT 1 FROM settings LIMIT 1').get();
+  async getAll(): Promise<Record<string, unknown>> {
+    const rows = await this.db.all<{ key: string; value: string }>('SELECT key, value FROM settings');
+    return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value)]));
   }
 
-  /** Writes the given keys in one transaction; other keys are left as they are. */
-  putMany(values: Record<string, unknown>): void {
-    const stmt = this.db.query('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
-    this.db.transaction(() => {
-      for (const [k, v] of Object.entries(values)) stmt.run(k, JSON.stringify(v));
-    }).immediate();
-    this.cache = null;
+  async isEmpty(): Promise<boolean> {
+    return !(await this.db.get('SELECT 1 AS one FROM settings LIMIT 1'));
   }
 
-  getSecret(name: string): Uint8Array | null {
-    const r = this.db.query('SELECT value FROM secrets WHERE name = ?').get(name) as { value: Uint8Array } | null;
+  /** Writes the given keys in one transaction (other keys are left as they are) and moves the revision. */
+  async putMany(values: Record<string, unknown>): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      for (const [k, v] of Object.entries(values))
+        await tx.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', k, JSON.stringify(v));
+      await tx.run("INSERT INTO revisions (name, n) VALUES ('settings', 1) ON CONFLICT (name) DO UPDATE SET n = revisions.n + 1");
+    });
+  }
+
+  /** How many times settings were written, by anyone (0 before the first write). */
+  async revision(): Promise<number> {
+    return Number((await this.db.get<{ n: number }>("SELECT n FROM revisions WHERE name = 'settings'"))?.n ?? 0);
+  }
+
+  async getSecret(name: string): Promise<Uint8Array | null> {
+    const r = await this.db.get<{ value: Uint8Array }>('SELECT value FROM secrets WHERE name = ?', name);
     return r ? new Uint8Array(r.value) : null;
   }
 
   /** Stores a secret only if none exists yet, and returns the one stored (safe when two processes race). */
-  ensureSecret(name: string, make: () => Uint8Array): Uint8Array {
-    this.db.query('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)').run(name, make());
-    return this.getSecret(name)!;
+  async ensureSecret(name: string, make: () => Uint8Array): Promise<Uint8Array> {
+    await this.db.run('INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', name, make());
+    return (await this.getSecret(name))!;
   }
 }

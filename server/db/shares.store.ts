@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite';
+import type { Sql } from './sql';
 
 export interface ShareRow {
   hash: string;
@@ -13,65 +13,66 @@ export interface ShareRow {
   targetId: string;
 }
 
-const SELECT = 'SELECT hash, path, user_id AS userId, expire, password_hash AS passwordHash, token, target, target_id AS targetId FROM shares';
+const SELECT = 'SELECT hash, path, user_id AS "userId", expire, password_hash AS "passwordHash", token, target, target_id AS "targetId" FROM shares';
+const fromRow = (r: ShareRow): ShareRow => ({ ...r, expire: Number(r.expire) });
 
 /** SQL for shares. Callers must never send passwordHash or token to clients. */
 export class SharesStore {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Sql) {}
 
-  all(): ShareRow[] {
-    return this.db.query(`${SELECT} ORDER BY user_id, path`).all() as ShareRow[];
+  async all(): Promise<ShareRow[]> {
+    return (await this.db.all<ShareRow>(`${SELECT} ORDER BY user_id, path`)).map(fromRow);
   }
 
-  byUser(userId: number): ShareRow[] {
-    return this.db.query(`${SELECT} WHERE user_id = ? ORDER BY path`).all(userId) as ShareRow[];
+  async byUser(userId: number): Promise<ShareRow[]> {
+    return (await this.db.all<ShareRow>(`${SELECT} WHERE user_id = ? ORDER BY path`, userId)).map(fromRow);
   }
 
-  byHash(hash: string): ShareRow | null {
-    return (this.db.query(`${SELECT} WHERE hash = ?`).get(hash) as ShareRow | null) ?? null;
+  async byHash(hash: string): Promise<ShareRow | null> {
+    const r = await this.db.get<ShareRow>(`${SELECT} WHERE hash = ?`, hash);
+    return r ? fromRow(r) : null;
   }
 
-  byPath(userId: number, path: string): ShareRow[] {
-    return this.db.query(`${SELECT} WHERE user_id = ? AND path = ?`).all(userId, path) as ShareRow[];
+  async byPath(userId: number, path: string): Promise<ShareRow[]> {
+    return (await this.db.all<ShareRow>(`${SELECT} WHERE user_id = ? AND path = ?`, userId, path)).map(fromRow);
   }
 
-  insert(s: ShareRow): void {
-    this.db
-      .query('INSERT INTO shares (hash, path, user_id, expire, password_hash, token, target, target_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(s.hash, s.path, s.userId, s.expire, s.passwordHash, s.token, s.target, s.targetId, Date.now());
+  async insert(s: ShareRow): Promise<void> {
+    await this.db.run(
+      'INSERT INTO shares (hash, path, user_id, expire, password_hash, token, target, target_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      s.hash, s.path, s.userId, s.expire, s.passwordHash, s.token, s.target, s.targetId, Date.now(),
+    );
   }
 
-  delete(hash: string): boolean {
-    return this.db.query('DELETE FROM shares WHERE hash = ?').run(hash).changes > 0;
+  async delete(hash: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM shares WHERE hash = ?', hash)).changes > 0;
   }
 
   /** Pins a share made before pinning existed (or refreshes its displayed path). */
-  pin(hash: string, path: string, target: string, targetId: string): void {
-    this.db.query('UPDATE shares SET path = ?, target = ?, target_id = ? WHERE hash = ?').run(path, target, targetId, hash);
+  async pin(hash: string, path: string, target: string, targetId: string): Promise<void> {
+    await this.db.run('UPDATE shares SET path = ?, target = ?, target_id = ? WHERE hash = ?', path, target, targetId, hash);
   }
 
   /** Shares of one real location, whoever owns them. */
-  byTarget(target: string): ShareRow[] {
-    return this.db.query(`${SELECT} WHERE target = ?`).all(target) as ShareRow[];
+  async byTarget(target: string): Promise<ShareRow[]> {
+    return (await this.db.all<ShareRow>(`${SELECT} WHERE target = ?`, target)).map(fromRow);
   }
 
   /** The item at `target` now holds new bytes under a new identity (a save or an override replaced the file). */
-  retarget(target: string, targetId: string): number {
-    return this.db.query('UPDATE shares SET target_id = ? WHERE target = ?').run(targetId, target).changes;
+  async retarget(target: string, targetId: string): Promise<number> {
+    return (await this.db.run('UPDATE shares SET target_id = ? WHERE target = ?', targetId, target)).changes;
   }
 
   /** Ends every share of a real location or beneath it, whoever owns it. */
-  deleteUnderTarget(target: string): number {
+  async deleteUnderTarget(target: string): Promise<number> {
     const base = target.replace(/\/+$/, '');
-    return this.db.query('DELETE FROM shares WHERE target = ? OR substr(target, 1, ?) = ?').run(base, base.length + 1, base + '/').changes;
+    return (await this.db.run('DELETE FROM shares WHERE target = ? OR substr(target, 1, ?) = ?', base, base.length + 1, base + '/')).changes;
   }
 
   /** Every share of a real location or beneath it follows a move of `from` to `to`, whoever owns it. */
-  moveTarget(from: string, to: string): number {
+  async moveTarget(from: string, to: string): Promise<number> {
     const f = from.replace(/\/+$/, '');
     const t = to.replace(/\/+$/, '');
-    return this.db
-      .query('UPDATE shares SET target = ? || substr(target, ?) WHERE target = ? OR substr(target, 1, ?) = ?')
-      .run(t, f.length + 1, f, f.length + 1, f + '/').changes;
+    return (await this.db.run('UPDATE shares SET target = CAST(? AS TEXT) || substr(target, ?) WHERE target = ? OR substr(target, 1, ?) = ?', t, f.length + 1, f, f.length + 1, f + '/')).changes;
   }
 }

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite';
+import type { Sql } from './sql';
 
 export interface UploadRow {
   userId: number;
@@ -9,32 +9,39 @@ export interface UploadRow {
   expiresAt: number;
 }
 
-const SELECT = 'SELECT user_id AS userId, path, temp_path AS tempPath, length, override, expires_at AS expiresAt FROM uploads';
+type Raw = Omit<UploadRow, 'override'> & { override: number };
+const SELECT = 'SELECT user_id AS "userId", path, temp_path AS "tempPath", length, override, expires_at AS "expiresAt" FROM uploads';
+const fromRow = (r: Raw): UploadRow => ({ ...r, length: Number(r.length), expiresAt: Number(r.expiresAt), override: !!r.override });
 
-/** Resumable (tus) uploads in progress; rows outlive restarts so their temp files can always be cleaned up. */
+/**
+ * Resumable (tus) uploads in progress; rows outlive restarts so their temp files can always be cleaned up, and
+ * are shared by every instance, so an upload started on one resumes on another (given a shared files root).
+ */
 export class UploadsStore {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Sql) {}
 
-  get(userId: number, path: string): UploadRow | null {
-    const r = this.db.query(`${SELECT} WHERE user_id = ? AND path = ?`).get(userId, path) as (Omit<UploadRow, 'override'> & { override: number }) | null;
-    return r ? { ...r, override: !!r.override } : null;
+  async get(userId: number, path: string): Promise<UploadRow | null> {
+    const r = await this.db.get<Raw>(`${SELECT} WHERE user_id = ? AND path = ?`, userId, path);
+    return r ? fromRow(r) : null;
   }
 
-  put(u: UploadRow): void {
-    this.db
-      .query('INSERT OR REPLACE INTO uploads (user_id, path, temp_path, length, override, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(u.userId, u.path, u.tempPath, u.length, u.override ? 1 : 0, u.expiresAt);
+  async put(u: UploadRow): Promise<void> {
+    await this.db.run(
+      `INSERT INTO uploads (user_id, path, temp_path, length, override, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, path) DO UPDATE SET temp_path = excluded.temp_path, length = excluded.length, override = excluded.override, expires_at = excluded.expires_at`,
+      u.userId, u.path, u.tempPath, u.length, u.override ? 1 : 0, u.expiresAt,
+    );
   }
 
-  touch(userId: number, path: string, expiresAt: number): void {
-    this.db.query('UPDATE uploads SET expires_at = ? WHERE user_id = ? AND path = ?').run(expiresAt, userId, path);
+  async touch(userId: number, path: string, expiresAt: number): Promise<void> {
+    await this.db.run('UPDATE uploads SET expires_at = ? WHERE user_id = ? AND path = ?', expiresAt, userId, path);
   }
 
-  delete(userId: number, path: string): void {
-    this.db.query('DELETE FROM uploads WHERE user_id = ? AND path = ?').run(userId, path);
+  async delete(userId: number, path: string): Promise<void> {
+    await this.db.run('DELETE FROM uploads WHERE user_id = ? AND path = ?', userId, path);
   }
 
-  expired(now: number): UploadRow[] {
-    return (this.db.query(`${SELECT} WHERE expires_at < ?`).all(now) as (Omit<UploadRow, 'override'> & { override: number })[]).map((r) => ({ ...r, override: !!r.override }));
+  async expired(now: number): Promise<UploadRow[]> {
+    return (await this.db.all<Raw>(`${SELECT} WHERE expires_at < ?`, now)).map(fromRow);
   }
 }

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite';
+import type { Sql } from './sql';
 import type { StoredUser, User } from '../contract/user';
 
 
@@ -42,7 +42,7 @@ function fromRow(r: Row): StoredUser {
     dateFormat: !!r.date_format,
     aceEditorTheme: r.ace_editor_theme,
     theme: r.theme as User['theme'],
-    updatedAt: r.updated_at,
+    updatedAt: Number(r.updated_at),
   };
 }
 
@@ -68,65 +68,74 @@ function toParams(u: Omit<User, 'id'>, now: number) {
   };
 }
 
-const COLUMNS = `username, password, scope, locale, lock_password, view_mode, single_click, redirect_after_copy_move,
-  perm, commands, sorting, rules, hide_dotfiles, date_format, ace_editor_theme, theme, updated_at`;
-const VALUES = `$username, $password, $scope, $locale, $lock_password, $view_mode, $single_click, $redirect_after_copy_move,
-  $perm, $commands, $sorting, $rules, $hide_dotfiles, $date_format, $ace_editor_theme, $theme, $updated_at`;
+const COLUMNS = [
+  'username', 'password', 'scope', 'locale', 'lock_password', 'view_mode', 'single_click', 'redirect_after_copy_move',
+  'perm', 'commands', 'sorting', 'rules', 'hide_dotfiles', 'date_format', 'ace_editor_theme', 'theme', 'updated_at',
+] as const;
+const values = (p: ReturnType<typeof toParams>) => COLUMNS.map((c) => p[c]);
 
 /** SQL for users; no rules here, only storage. */
 export class UsersStore {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Sql) {}
 
-  all(): StoredUser[] {
-    return (this.db.query('SELECT * FROM users ORDER BY id').all() as Row[]).map(fromRow);
+  /** The same store inside a transaction. */
+  with(tx: Sql): UsersStore {
+    return new UsersStore(tx);
   }
 
-  byId(id: number): StoredUser | null {
-    const r = this.db.query('SELECT * FROM users WHERE id = ?').get(id) as Row | null;
+  /** Runs `fn` as one transaction, with the stores it is given bound to it. */
+  transaction<T>(fn: (users: UsersStore, tx: Sql) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(this.with(tx), tx));
+  }
+
+  async all(): Promise<StoredUser[]> {
+    return (await this.db.all<Row>('SELECT * FROM users ORDER BY id')).map(fromRow);
+  }
+
+  async byId(id: number): Promise<StoredUser | null> {
+    const r = await this.db.get<Row>('SELECT * FROM users WHERE id = ?', id);
     return r ? fromRow(r) : null;
   }
 
   /** Case-insensitive lookup (usernames are unique without regard to case). */
-  byUsername(username: string): StoredUser | null {
-    const r = this.db.query('SELECT * FROM users WHERE username = ?').get(username) as Row | null;
+  async byUsername(username: string): Promise<StoredUser | null> {
+    const r = await this.db.get<Row>('SELECT * FROM users WHERE lower(username) = lower(?)', username);
     return r ? fromRow(r) : null;
   }
 
-  count(): number {
-    return (this.db.query('SELECT count(*) AS n FROM users').get() as { n: number }).n;
+  async count(): Promise<number> {
+    return Number((await this.db.get<{ n: number }>('SELECT count(*) AS n FROM users'))!.n);
   }
 
-  countAdmins(): number {
-    return (this.db.query(`SELECT count(*) AS n FROM users WHERE json_extract(perm, '$.admin') = 1`).get() as { n: number }).n;
+  async countAdmins(): Promise<number> {
+    return (await this.all()).filter((u) => u.perm.admin).length;
   }
 
-  insert(u: Omit<User, 'id'>, id?: number): number {
+  async insert(u: Omit<User, 'id'>, id?: number): Promise<number> {
     const now = Date.now();
     const p = toParams(u, now);
+    const marks = COLUMNS.map(() => '?').join(', ');
     if (id !== undefined) {
-      this.db.query(`INSERT INTO users (id, ${COLUMNS}, created_at) VALUES ($id, ${VALUES}, $created_at)`).run({ ...p, id, created_at: now });
+      await this.db.run(`INSERT INTO users (id, ${COLUMNS.join(', ')}, created_at) VALUES (?, ${marks}, ?)`, id, ...values(p), now);
+      // An explicit id must not be handed out again by PostgreSQL's identity sequence.
+      if (this.db.engine === 'postgres') await this.db.get("SELECT setval(pg_get_serial_sequence('users', 'id'), (SELECT max(id) FROM users))");
       return id;
     }
-    const res = this.db.query(`INSERT INTO users (${COLUMNS}, created_at) VALUES (${VALUES}, $created_at)`).run({ ...p, created_at: now });
-    return Number(res.lastInsertRowid);
+    const r = await this.db.get<{ id: number }>(`INSERT INTO users (${COLUMNS.join(', ')}, created_at) VALUES (${marks}, ?) RETURNING id`, ...values(p), now);
+    return Number(r!.id);
   }
 
-  update(u: User): void {
+  async update(u: User): Promise<void> {
     const p = toParams(u, Date.now());
-    const sets = COLUMNS.split(',').map((c) => `${c.trim()} = $${c.trim()}`).join(', ');
-    this.db.query(`UPDATE users SET ${sets} WHERE id = $id`).run({ ...p, id: u.id });
+    await this.db.run(`UPDATE users SET ${COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`, ...values(p), u.id);
   }
 
-  delete(id: number): boolean {
-    return this.db.query('DELETE FROM users WHERE id = ?').run(id).changes > 0;
+  async delete(id: number): Promise<boolean> {
+    return (await this.db.run('DELETE FROM users WHERE id = ?', id)).changes > 0;
   }
 
-  /** Scopes of all users except one, for the case-insensitive home-folder collision check. */
-  scopesExcept(id: number): string[] {
-    return (this.db.query('SELECT scope FROM users WHERE id != ?').all(id) as { scope: string }[]).map((r) => r.scope);
-  }
-
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+  /** Scopes of all users except one, for the home-folder overlap check. */
+  async scopesExcept(id: number): Promise<string[]> {
+    return (await this.db.all<{ scope: string }>('SELECT scope FROM users WHERE id != ?', id)).map((r) => r.scope);
   }
 }

@@ -16,6 +16,7 @@ import { tusRoutes } from './routes/tus.routes';
 import { sharesRoutes } from './routes/shares.routes';
 import { publicRoutes } from './routes/public.routes';
 import { commandRoutes } from './routes/command.routes';
+import { subtitleRoutes } from './routes/subtitle.routes';
 
 /** The Elysia app for a set of services: everything lives under config.baseURL. */
 export async function createHttpApp(s: Services) {
@@ -36,12 +37,15 @@ export async function createHttpApp(s: Services) {
     .use(sharesRoutes(s, auth))
     .use(publicRoutes(s, auth))
     .use(commandRoutes(s, auth))
+    .use(subtitleRoutes(s, auth))
     .all('/api/*', () => textResponse(404))
     .use(await staticPlugin(s));
 
   const app = new Elysia()
     .use(errorPlugin(s.log, ip.client))
-    .onRequest(({ request, set }) => {
+    .onRequest(async ({ request, set }) => {
+      // Settings changed by the CLI or another instance apply from the next request on (one cheap revision read).
+      await s.settings.fresh();
       set.headers['X-Content-Type-Options'] = 'nosniff';
       set.headers['Referrer-Policy'] = 'no-referrer';
       // The bare prefix gets a slash (the router would treat "/base" and "/base/" alike).

@@ -17,10 +17,10 @@ export async function download(request: Request, actor: Actor, path: string): Pr
       return sendFile(request, real, stats, baseName(path) || 'file', q.get('inline') === 'true');
     }
   }
-  const { name, stream } = await createArchive(actor, archiveTargets(path, files), q.get('algo'), request.signal);
+  const { name, contentType, stream } = await createArchive(actor, archiveTargets(path, files), q.get('algo'), request.signal);
   return new Response(stream, {
     headers: {
-      'Content-Type': name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream',
+      'Content-Type': contentType,
       'Content-Disposition': disposition('attachment', name),
       'Cache-Control': 'private',
       'X-Content-Type-Options': 'nosniff',

@@ -1,6 +1,6 @@
-import type { Database } from 'bun:sqlite';
 import type { Config } from '../core/config';
 import type { Logger } from '../core/log';
+import type { Sql } from '../db/sql';
 import type { PreviewCacheStore } from '../db/preview-cache.store';
 import type { SessionsStore } from '../db/sessions.store';
 import type { SettingsStore } from '../db/settings.store';
@@ -21,7 +21,7 @@ import type { UsersService } from './users/users.service';
 export interface Services {
   config: Readonly<Config> & { configFile?: string | null };
   log: Logger;
-  db: Database;
+  db: Sql;
   stores: { users: UsersStore; sessions: SessionsStore; settings: SettingsStore; shares: SharesStore; uploads: UploadsStore; previews: PreviewCacheStore };
   settings: SettingsService;
   users: UsersService;
@@ -32,5 +32,5 @@ export interface Services {
   hooks: Hooks;
   runner: Runner;
   shares: SharesService;
-  close(): void;
+  close(): Promise<void>;
 }

@@ -151,7 +151,7 @@ describe('renewal and revocation', () => {
     const put = (which: string[], data: Record<string, unknown>) => t.req('PUT', '/api/users/2', { token: admin, body: { what: 'user', which, current_password: ADMIN_PASSWORD, data: { id: 2, ...data } } });
     expect((await put(['locale'], { locale: 'de' })).status).toBe(200);
     expect((await t.req('GET', '/api/users/2', { token: bob })).status).toBe(200);
-    const perm = { ...t.s.stores.users.byId(2)!.perm, delete: false };
+    const perm = { ...(await t.s.stores.users.byId(2))!.perm, delete: false };
     expect((await put(['perm'], { perm })).status).toBe(200);
     expect((await t.req('GET', '/api/users/2', { token: bob })).status).toBe(401);
     const bob2 = await t.login('bob', USER_PASSWORD);
@@ -164,7 +164,7 @@ describe('renewal and revocation', () => {
     t = await makeTestApp();
     const first = await t.adminToken();
     for (let i = 0; i < 50; i++) await t.login('admin', ADMIN_PASSWORD);
-    expect(t.s.stores.sessions.countForUser(1)).toBe(50);
+    expect((await t.s.stores.sessions.countForUser(1))).toBe(50);
     expect((await t.req('GET', '/api/users', { token: first })).status).toBe(401);
   });
 
@@ -173,7 +173,7 @@ describe('renewal and revocation', () => {
     const bob = await t.userToken('bob');
     await t.req('DELETE', '/api/users/2', { token: await t.adminToken(), body: { current_password: ADMIN_PASSWORD } });
     expect((await t.req('GET', '/api/users/2', { token: bob })).status).toBe(401);
-    expect(t.s.stores.sessions.countForUser(2)).toBe(0);
+    expect((await t.s.stores.sessions.countForUser(2))).toBe(0);
   });
 });
 
@@ -182,7 +182,7 @@ describe('signup', () => {
     t = await makeTestApp();
     const r = await t.req('POST', '/api/signup', { body: { username: 'eve', password: 'eves-long-password-1' } });
     expect(r.status).toBe(405);
-    expect(t.s.stores.users.byUsername('eve')).toBeNull();
+    expect((await t.s.stores.users.byUsername('eve'))).toBeNull();
   });
 
   test('when on, never grants admin or execute even if the defaults do', async () => {
@@ -190,7 +190,7 @@ describe('signup', () => {
     const r = await t.req('POST', '/api/signup', { body: { username: 'eve', password: 'eves-long-password-1', perm: { admin: true } } });
     expect(r.status).toBe(200);
     expect(await r.text()).toBe('200 OK\n');
-    const u = t.s.stores.users.byUsername('eve')!;
+    const u = (await t.s.stores.users.byUsername('eve'))!;
     expect(u.perm.admin).toBe(false);
     expect(u.perm.execute).toBe(false);
     expect(u.commands).toEqual([]);
@@ -205,20 +205,20 @@ describe('signup', () => {
     expect((await t.req('POST', '/api/signup', { body: { username: 'eve', password: 'passwordpassword' } })).status).toBe(400);
     expect((await t.req('POST', '/api/signup', { body: { username: '', password: 'eves-long-password-1' } })).status).toBe(400);
     expect((await t.req('POST', '/api/signup', { body: { username: 'eve' } })).status).toBe(400);
-    expect(t.s.stores.users.count()).toBe(1);
+    expect((await t.s.stores.users.count())).toBe(1);
   });
 
   test('with createUserDir, each user gets a home folder and names that clean to the same folder collide (409)', async () => {
     t = await makeTestApp({}, { signup: true, createUserDir: true });
     expect((await t.req('POST', '/api/signup', { body: { username: 'ann.b', password: 'anns-long-password-1' } })).status).toBe(200);
-    expect(t.s.stores.users.byUsername('ann.b')!.scope).toBe('/users/ann.b');
+    expect((await t.s.stores.users.byUsername('ann.b'))!.scope).toBe('/users/ann.b');
     const { statSync } = await import('node:fs');
     expect(statSync(`${t.root}/users/ann.b`).isDirectory()).toBe(true);
     const r = await t.req('POST', '/api/signup', { body: { username: 'ANN.B ', password: 'anns-long-password-2' } });
     expect(r.status).toBe(409);
     const r2 = await t.req('POST', '/api/signup', { body: { username: 'ann..b', password: 'anns-long-password-2' } });
     expect(r2.status).toBe(200); // "ann..b" cleans to "annb", a different folder
-    expect(t.s.stores.users.byUsername('ann..b')!.scope).toBe('/users/annb');
+    expect((await t.s.stores.users.byUsername('ann..b'))!.scope).toBe('/users/annb');
     expect((await t.req('POST', '/api/signup', { body: { username: 'annb', password: 'anns-long-password-3' } })).status).toBe(409);
   });
 });
@@ -226,7 +226,7 @@ describe('signup', () => {
 describe('auth methods', () => {
   test('noauth logs everyone in as user 1 with an empty body', async () => {
     t = await makeTestApp();
-    t.s.settings.update({ authMethod: 'noauth' }, ['authMethod']);
+    (await t.s.settings.update({ authMethod: 'noauth' }, ['authMethod']));
     const r = await t.req('POST', '/api/login', { raw: '' });
     expect(r.status).toBe(200);
     expect(tokenPayload(await r.text()).user.id).toBe(1);
@@ -235,7 +235,7 @@ describe('auth methods', () => {
   test('proxy: the header is honoured only from a trusted proxy address', async () => {
     for (const trusted of [true, false]) {
       t = await makeTestApp(trusted ? { trustedProxies: '127.0.0.1' } : {});
-      t.s.settings.update({ authMethod: 'proxy', authHeader: 'X-Remote-User' }, ['authMethod', 'authHeader']);
+      (await t.s.settings.update({ authMethod: 'proxy', authHeader: 'X-Remote-User' }, ['authMethod', 'authHeader']));
       const server = t.app.listen({ hostname: '127.0.0.1', port: 0 });
       try {
         const r = await fetch(`http://127.0.0.1:${server.server!.port}/api/login`, { method: 'POST', headers: { 'X-Remote-User': 'admin' } });
@@ -244,11 +244,11 @@ describe('auth methods', () => {
           expect(tokenPayload(await r.text()).user.username).toBe('admin');
           const n = await fetch(`http://127.0.0.1:${server.server!.port}/api/login`, { method: 'POST', headers: { 'X-Remote-User': 'newcomer' } });
           expect(n.status).toBe(200);
-          const u = t.s.stores.users.byUsername('newcomer')!;
+          const u = (await t.s.stores.users.byUsername('newcomer'))!;
           expect([u.perm.admin, u.perm.execute, u.lockPassword]).toEqual([false, false, true]);
         } else {
           expect(r.status).toBe(403);
-          expect(t.s.stores.users.count()).toBe(1);
+          expect((await t.s.stores.users.count())).toBe(1);
         }
       } finally {
         await server.stop();

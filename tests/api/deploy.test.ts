@@ -13,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe.skipIf(!analyze)('systemd unit', () => {
   // verify checks that ExecStart exists and the user is known: point them at what this machine has.
   const unit = join(dir, 'filedeck.service');
-  writeFileSync(unit, readFileSync(UNIT, 'utf8').replace('/usr/local/bin/filedeck', process.env.FILEDECK_BIN ?? process.execPath).replace(/^(User|Group)=filedeck$/gm, '$1=daemon'));
+  writeFileSync(unit, readFileSync(UNIT, 'utf8').replaceAll('/usr/local/bin/filedeck', process.env.FILEDECK_BIN ?? process.execPath).replace(/^(User|Group)=filedeck$/gm, '$1=daemon'));
 
   test('passes systemd-analyze verify', () => {
     const r = spawnSync('systemd-analyze', ['verify', unit], { encoding: 'utf8' });

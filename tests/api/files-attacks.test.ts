@@ -28,8 +28,8 @@ function build(t: TestApp) {
   for (const [name, target] of links) symlinkSync(target, join(u1, name));
 }
 
-const clearUploads = (t: TestApp) => {
-  for (const r of t.s.stores.uploads.expired(Number.MAX_SAFE_INTEGER)) t.s.stores.uploads.delete(r.userId, r.path);
+const clearUploads = async (t: TestApp) => {
+  for (const r of (await t.s.stores.uploads.expired(Number.MAX_SAFE_INTEGER))) (await t.s.stores.uploads.delete(r.userId, r.path));
 };
 /** Keys added, removed or changed between two disk states (our random temp-file names normalised). */
 const diff = (a: Record<string, string>, b: Record<string, string>) =>

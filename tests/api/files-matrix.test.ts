@@ -118,7 +118,7 @@ describe('file API permission matrix', () => {
           await fixture(t);
           const token = role.name === 'anon' ? undefined : role.name === 'admin' ? await t.adminToken() : await fastUserToken(t, role.name, role.perm);
           const owner = role.name === 'anon' ? 'admin' : role.name;
-          if (op.upload) registerUpload(t, userId(t, owner), '/docs/up.bin', 5, join(t.root, 'docs'));
+          if (op.upload) await registerUpload(t, await userId(t, owner), '/docs/up.bin', 5, join(t.root, 'docs'));
           const before = diskState(t);
           const res = await raw(t, op.method, op.url, { token, headers: op.headers, body: op.body });
           const body = new Uint8Array(await res.arrayBuffer());
@@ -126,7 +126,7 @@ describe('file API permission matrix', () => {
           expect({ status: res.status, text: res.status === expected ? '' : text }).toEqual({ status: expected, text: '' });
           if (expected === 403 && op.method !== 'HEAD') expect(text).toStartWith('403 Forbidden');
           if (expected >= 400 || !op.mutates) expect(diskState(t)).toEqual(before);
-          if (op.upload && expected >= 400) expect(t.s.stores.uploads.get(userId(t, owner), '/docs/up.bin')).not.toBeNull();
+          if (op.upload && expected >= 400) expect((await t.s.stores.uploads.get(await userId(t, owner), '/docs/up.bin'))).not.toBeNull();
           if (expected < 300) await op.check?.({ t, res, body, text, perms });
         } finally {
           t.close();

@@ -16,7 +16,7 @@ async function setup() {
   symlinkSync(join(t.root, 'private'), join(t.root, 'pub-link'));
   symlinkSync(join(t.root, 'private', 'secret.txt'), join(t.root, 'secret-link.txt'));
   symlinkSync(join(t.root, 'public', 'ok.txt'), join(t.root, 'ok-link.txt'));
-  t.s.settings.update({ rules: [{ allow: false, regex: false, path: '/private', regexp: null }] }, ['rules']);
+  (await t.s.settings.update({ rules: [{ allow: false, regex: false, path: '/private', regexp: null }] }, ['rules']));
   return t.userToken('bob');
 }
 

@@ -174,7 +174,7 @@ describe('GET /api/preview', () => {
       expect(sha256(await bytes(again))).toBe(sha256(first));
       expect(cacheFiles()).toHaveLength(made.length + before.size);
     }
-    expect(t.s.stores.previews.totalBytes()).toBe(names.reduce((n, k) => n + statSync(cached[k]!).size, 0));
+    expect((await t.s.stores.previews.totalBytes())).toBe(names.reduce((n, k) => n + statSync(cached[k]!).size, 0));
     const gone = (n: string) => waitFor(() => !existsSync(cached[n]!), 3000);
 
     expect((await t.req('DELETE', '/api/resources/c/del.jpg', { token })).status).toBe(204);
@@ -193,7 +193,7 @@ describe('GET /api/preview', () => {
     expect((await t.req('DELETE', '/api/resources/c/sub', { token })).status).toBe(204);
     expect(await gone('sub/in.jpg')).toBe(true);
     expect(cacheFiles()).toEqual([]);
-    expect(t.s.stores.previews.totalBytes()).toBe(0);
+    expect((await t.s.stores.previews.totalBytes())).toBe(0);
 
     // The overwritten file's new thumbnail shows the new picture, not the old one.
     const fresh = await t.req('GET', '/api/preview/big/c/over.jpg', { token });
@@ -223,7 +223,7 @@ async function searchApp() {
     mkdirSync(join(t.root, 's', f, '..'), { recursive: true });
     writeFileSync(join(t.root, 's', f), f);
   }
-  t.s.settings.update({ rules: [{ allow: false, regex: false, path: '/s/secret' }, { allow: true, regex: false, path: '/s/secret/public' }] }, ['rules']);
+  (await t.s.settings.update({ rules: [{ allow: false, regex: false, path: '/s/secret' }, { allow: true, regex: false, path: '/s/secret/public' }] }, ['rules']));
   return t.adminToken();
 }
 

@@ -163,7 +163,7 @@ describe('command-line splitting', () => {
 describe('event hooks', () => {
   async function withHooks(commands: Record<string, string[]>) {
     t = await makeTestApp({ enableExec: 'true', commandTimeout: '2s' });
-    t.s.settings.update({ commands }, ['commands']);
+    (await t.s.settings.update({ commands }, ['commands']));
     mkdirSync(join(t.root, 'in'), { recursive: true });
     return t.adminToken();
   }
@@ -210,7 +210,7 @@ describe('event hooks', () => {
     expect(readFileSync(join(t.root, 'in', 's.txt'), 'utf8')).toBe('old');
     t.close();
     t = await makeTestApp({ enableExec: 'false' });
-    t.s.settings.update({ commands: { before_upload: ['false'] } }, ['commands']);
+    (await t.s.settings.update({ commands: { before_upload: ['false'] } }, ['commands']));
     expect((await t.req('POST', '/api/resources/x.txt', { token: await t.login('admin', ADMIN_PASSWORD), raw: 'x' })).status).toBe(200);
   });
 });

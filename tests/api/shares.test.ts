@@ -22,7 +22,7 @@ const setup = async (t: TestApp) => {
   await t.req('POST', '/api/share/c.txt', { token: carol, body: {} });
   return { bob, noshare, carol };
 };
-const carolShare = (t: TestApp) => t.s.stores.shares.byUser(4)[0]!.hash;
+const carolShare = async (t: TestApp) => (await t.s.stores.shares.byUser(4))[0]!.hash;
 
 describe('share API per role', () => {
   const rows: Scenario[] = [
@@ -35,16 +35,16 @@ describe('share API per role', () => {
     { name: 'unknown unit is 400', as: 'bob', method: 'POST', url: '/api/share/docs/a.txt', body: { expires: '1', unit: 'weeks' }, status: 400 },
     { name: 'non-numeric expires is 400', as: 'bob', method: 'POST', url: '/api/share/docs/a.txt', body: { expires: 'soon' }, status: 400 },
     { name: 'expires above 2147483647 is 400', as: 'bob', method: 'POST', url: '/api/share/docs/a.txt', body: { expires: '2147483648' }, status: 400 },
-    { name: 'sharing a missing item is 404 and creates nothing', as: 'bob', method: 'POST', url: '/api/share/nope.txt', body: {}, status: 404, after: (t) => void expect(t.s.stores.shares.byUser(2)).toEqual([]) },
+    { name: 'sharing a missing item is 404 and creates nothing', as: 'bob', method: 'POST', url: '/api/share/nope.txt', body: {}, status: 404, after: async (t) => void expect((await t.s.stores.shares.byUser(2))).toEqual([]) },
     { name: 'a user without share permission cannot share', as: 'noshare', method: 'POST', url: '/api/share/docs/', body: {}, status: 403 },
     { name: 'anonymous cannot share', as: 'anon', method: 'POST', url: '/api/share/docs/', body: {}, status: 401 },
     { name: 'a user sees only their own shares', as: 'bob', method: 'GET', url: '/api/shares', status: 200, after: (_t, _r, text) => void expect(JSON.parse(text)).toEqual([]) },
     { name: 'admin sees everyone\'s shares with usernames', as: 'admin', method: 'GET', url: '/api/shares', status: 200, contains: ['"username":"carol"', '"path":"/c.txt"'], excludes: 'token' },
     { name: 'without share permission the list is 403', as: 'noshare', method: 'GET', url: '/api/shares', status: 403 },
     { name: 'anonymous cannot list shares', as: 'anon', method: 'GET', url: '/api/shares', status: 401 },
-    { name: 'user deletes own share', as: 'carol', method: 'DELETE', url: (t) => `/api/share/${carolShare(t)}`, status: 200, after: (t) => void expect(t.s.stores.shares.byUser(4)).toEqual([]) },
-    { name: 'IDOR: a user cannot delete another user\'s share', as: 'bob', method: 'DELETE', url: (t) => `/api/share/${carolShare(t)}`, status: 403, after: (t) => void expect(t.s.stores.shares.byUser(4)).toHaveLength(1) },
-    { name: 'admin deletes anyone\'s share', as: 'admin', method: 'DELETE', url: (t) => `/api/share/${carolShare(t)}`, status: 200 },
+    { name: 'user deletes own share', as: 'carol', method: 'DELETE', url: async (t) => `/api/share/${await carolShare(t)}`, status: 200, after: async (t) => void expect((await t.s.stores.shares.byUser(4))).toEqual([]) },
+    { name: 'IDOR: a user cannot delete another user\'s share', as: 'bob', method: 'DELETE', url: async (t) => `/api/share/${await carolShare(t)}`, status: 403, after: async (t) => void expect((await t.s.stores.shares.byUser(4))).toHaveLength(1) },
+    { name: 'admin deletes anyone\'s share', as: 'admin', method: 'DELETE', url: async (t) => `/api/share/${await carolShare(t)}`, status: 200 },
     { name: 'unknown hash is 404', as: 'bob', method: 'DELETE', url: '/api/share/doesnotexist', status: 404 },
   ];
   runScenarios('shares', setup, rows);
@@ -141,7 +141,7 @@ describe('public access', () => {
     const open = async () => (await t.req('GET', `/api/public/share/${hash}/`)).status;
     expect(await open()).toBe(200);
     const put = (data: Record<string, unknown>, which: string[]) => t.req('PUT', '/api/users/2', { token: admin, body: { what: 'user', which, current_password: ADMIN_PASSWORD, data: { id: 2, ...data } } });
-    const perm = t.s.stores.users.byId(2)!.perm;
+    const perm = (await t.s.stores.users.byId(2))!.perm;
     expect((await put({ perm: { ...perm, share: false } }, ['perm'])).status).toBe(200);
     expect(await open()).toBe(403);
     expect((await put({ perm: { ...perm, share: true, download: false } }, ['perm'])).status).toBe(400); // share needs download
@@ -160,14 +160,14 @@ describe('public access', () => {
     // a scope change that leaves the shared item outside ends the link for good (moving back does not revive it)
     expect((await put({ scope: '/carol' }, ['scope'])).status).toBe(200);
     expect(await open()).toBe(404);
-    expect(t.s.stores.shares.byHash(hash)).toBeNull();
+    expect((await t.s.stores.shares.byHash(hash))).toBeNull();
     expect((await put({ scope: '/bob' }, ['scope'])).status).toBe(200);
     expect(await open()).toBe(404);
     const again = await shareAs(await t.login('bob', USER_PASSWORD), '/docs/');
     expect((await t.req('GET', `/api/public/share/${again.hash}/`)).status).toBe(200);
     expect((await t.req('DELETE', '/api/users/2', { token: admin, body: { current_password: ADMIN_PASSWORD } })).status).toBe(200);
     expect((await t.req('GET', `/api/public/share/${again.hash}/`)).status).toBe(404);
-    expect(t.s.stores.shares.byHash(again.hash)).toBeNull();
+    expect((await t.s.stores.shares.byHash(again.hash))).toBeNull();
   });
 
   test('expired shares are 404 and removed', async () => {
@@ -178,7 +178,7 @@ describe('public access', () => {
     expect((await t.req('GET', `/api/public/share/${hash}/`)).status).toBe(200);
     await Bun.sleep(2100);
     expect((await t.req('GET', `/api/public/share/${hash}/`)).status).toBe(404);
-    expect(t.s.stores.shares.byHash(hash)).toBeNull();
+    expect((await t.s.stores.shares.byHash(hash))).toBeNull();
   });
 
   test('moving or renaming a shared item keeps its share; deleting it removes the share', async () => {
@@ -194,7 +194,7 @@ describe('public access', () => {
     expect(listed.find((x: { hash: string }) => x.hash === d.hash).path).toBe('/papers');
     expect(await (await t.req('GET', `/api/public/dl/${a.hash}`)).text()).toBe('beta');
     expect((await t.req('DELETE', '/api/resources/papers', { token: bob })).status).toBe(204);
-    expect(t.s.stores.shares.byUser(2)).toEqual([]);
+    expect((await t.s.stores.shares.byUser(2))).toEqual([]);
   });
 
   test('share responses never carry a password hash or token, anywhere', async () => {

@@ -191,7 +191,7 @@ describe('tus resumable uploads', () => {
     expect(sha256File(join(dir, 'big file.bin'))).toBe(sha256(src));
     expect(partFiles(dir)).toEqual([]);
     expect((await fetch(url, { method: 'HEAD', headers: auth })).status).toBe(404);
-    expect(t.s.stores.uploads.get(1, '/up/big file.bin')).toBeNull();
+    expect((await t.s.stores.uploads.get(1, '/up/big file.bin'))).toBeNull();
   }, 60_000);
 
   test('a new target does not exist until the upload completes', async () => {
@@ -288,10 +288,10 @@ describe('tus resumable uploads', () => {
     expect((await t.req('PATCH', '/api/tus/idle.bin', { token, headers: { ...OCTET, 'Upload-Offset': '0' }, raw: random(10) })).status).toBe(204);
     expect(await t.s.tus.sweep(Date.now())).toBe(0);
     expect(partFiles(t.root)).toHaveLength(1);
-    expect(t.s.stores.uploads.get(1, '/idle.bin')).not.toBeNull();
+    expect((await t.s.stores.uploads.get(1, '/idle.bin'))).not.toBeNull();
     expect(await t.s.tus.sweep(Date.now() + 3600_000)).toBe(1);
     expect(partFiles(t.root)).toEqual([]);
-    expect(t.s.stores.uploads.get(1, '/idle.bin')).toBeNull();
+    expect((await t.s.stores.uploads.get(1, '/idle.bin'))).toBeNull();
     expect((await t.req('HEAD', '/api/tus/idle.bin', { token })).status).toBe(404);
     expect(existsSync(join(t.root, 'idle.bin'))).toBe(false);
   });

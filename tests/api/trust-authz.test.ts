@@ -81,20 +81,20 @@ describe('one authorization decision: the implicit delete of an override', () =>
     t = await makeTestApp();
     put(t.root, { 'bob/a.txt': 'a' });
     await fastUserToken(t, 'bob', { share: false, download: false }, { scope: '/bob' });
-    t.s.close();
+    await t.s.close();
     const r = await cli(['shares', 'add', '/a.txt', '--user', 'bob', '--database', join(t.dir, 'db', 'filedeck.db'), '--root', t.root]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('permission');
-    t = { ...t, close: () => rmSync(t.dir, { recursive: true, force: true }) };
+    t = { ...t, close: async () => rmSync(t.dir, { recursive: true, force: true }) };
   });
 });
 
 describe('one way to make a user', () => {
   test('signup and proxy users get the defaults template scope, not the whole root', async () => {
     t = await makeTestApp({ trustedProxies: ['127.0.0.1/32'] } as never, { signup: true });
-    t.s.settings.update({ defaults: { ...t.s.settings.get().defaults, scope: '/public' } }, ['defaults']);
+    (await t.s.settings.update({ defaults: { ...t.s.settings.get().defaults, scope: '/public' } }, ['defaults']));
     expect((await t.req('POST', '/api/signup', { body: { username: 'sam', password: USER_PASSWORD } })).status).toBe(200);
-    expect(t.s.stores.users.byUsername('sam')!.scope).toBe('/public');
+    expect((await t.s.stores.users.byUsername('sam'))!.scope).toBe('/public');
     expect(existsSync(join(t.root, 'public'))).toBe(true);
     const u = await t.s.auth.loginProxy('pat');
     expect(u.scope).toBe('/public');
@@ -109,11 +109,11 @@ describe('one way to make a user', () => {
     expect((await create('carol', '/users/alice/private')).status).toBe(201);
     const before = diskState(t);
     expect((await t.req('POST', '/api/signup', { body: { username: 'alice', password: USER_PASSWORD } })).status).toBe(409);
-    expect(t.s.stores.users.byUsername('alice')).toBeNull();
+    expect((await t.s.stores.users.byUsername('alice'))).toBeNull();
     expect(diskState(t)).toEqual(before);
     expect((await create('dora', '/users/eve')).status).toBe(201);
     expect((await t.req('POST', '/api/signup', { body: { username: 'eve', password: USER_PASSWORD } })).status).toBe(409);
-    expect(t.s.stores.users.byUsername('eve')).toBeNull();
+    expect((await t.s.stores.users.byUsername('eve'))).toBeNull();
     // a home inside another (non-root) user's scope: that user would see the new user's files
     expect((await create('frank', '/users')).status).toBe(201);
     expect((await t.req('POST', '/api/signup', { body: { username: 'gina', password: USER_PASSWORD } })).status).toBe(409);
@@ -146,7 +146,7 @@ describe('shares pin what they shared', () => {
     put(t.root, { 'bob/docs/a.txt': 'bob a', 'docs/a.txt': 'ROOT SECRET' });
     const bob = await fastUserToken(t, 'bob', {}, { scope: '/bob' });
     const hash = await share(bob, '/docs');
-    t.s.stores.users.update({ ...t.s.stores.users.byId(userId(t, 'bob'))!, scope: '/' });
+    await t.s.stores.users.update({ ...(await t.s.stores.users.byId(await userId(t, 'bob')))!, scope: '/' });
     const r = await open(hash, '/a.txt');
     expect(r.status).toBe(200);
     expect(await r.text()).toBe('bob a');
@@ -162,7 +162,7 @@ describe('shares pin what they shared', () => {
     const ha = await share(bob, '/a.txt');
     const hb = await share(bob, '/b.txt');
     expect((await t.req('DELETE', '/api/resources/bob/a.txt', { token: admin })).status).toBe(204);
-    expect(t.s.stores.shares.byHash(ha)).toBeNull();
+    expect((await t.s.stores.shares.byHash(ha))).toBeNull();
     writeFileSync(join(t.root, 'bob/a.txt'), 'something else');
     expect((await open(ha)).status).toBe(404);
     expect((await move(admin, '/bob/b.txt', '/bob/moved.txt', '')).status).toBe(200);
@@ -183,8 +183,8 @@ describe('shares pin what they shared', () => {
     put(t.root, { 'bob/d/x.txt': 'planted' });
     expect((await open(ha)).status).toBe(404);
     expect((await open(hd, '/x.txt')).status).toBe(404);
-    expect(t.s.stores.shares.byHash(ha)).toBeNull();
-    expect(t.s.stores.shares.byHash(hd)).toBeNull();
+    expect((await t.s.stores.shares.byHash(ha))).toBeNull();
+    expect((await t.s.stores.shares.byHash(hd))).toBeNull();
   });
 
   test('saving or overriding the shared file through the server keeps the link, serving the new bytes', async () => {
@@ -205,9 +205,10 @@ describe('shares pin what they shared', () => {
     const admin = await t.adminToken();
     const hin = await share(bob, '/in/a.txt');
     const hout = await share(bob, '/out/b.txt');
-    const r = await t.req('PUT', `/api/users/${userId(t, 'bob')}`, { token: admin, body: { what: 'user', which: ['scope'], current_password: ADMIN_PASSWORD, data: { id: userId(t, 'bob'), scope: '/bob/in' } } });
+    const bobId = await userId(t, 'bob');
+    const r = await t.req('PUT', `/api/users/${bobId}`, { token: admin, body: { what: 'user', which: ['scope'], current_password: ADMIN_PASSWORD, data: { id: bobId, scope: '/bob/in' } } });
     expect(r.status).toBe(200);
-    expect(t.s.stores.shares.byHash(hout)).toBeNull();
+    expect((await t.s.stores.shares.byHash(hout))).toBeNull();
     expect(await (await open(hin)).text()).toBe('a');
   });
 });

@@ -8,7 +8,7 @@ const newUser = (over: Record<string, unknown> = {}) => ({
   what: 'user', which: [], current_password: ADMIN_PASSWORD,
   data: { username: 'carol', password: 'carols-long-password-1', scope: '/carol', locale: 'en', perm: { admin: false, execute: false, create: true, rename: true, modify: true, delete: true, share: true, download: true }, ...over },
 });
-const bobCount = (n: number) => (t: TestApp) => void expect(t.s.stores.users.all().filter((u) => u.username === 'carol').length).toBe(n);
+const bobCount = (n: number) => async (t: TestApp) => void expect((await t.s.stores.users.all()).filter((u) => u.username === 'carol').length).toBe(n);
 
 describe('users API', () => {
   const rows: Scenario[] = [
@@ -25,7 +25,7 @@ describe('users API', () => {
     { name: 'admin creates a user', as: 'admin', method: 'POST', url: '/api/users', body: newUser(), status: 201,
       after: async (t, res) => {
         expect(res.headers.get('location')).toMatch(/^\/settings\/users\/\d+$/);
-        const u = t.s.stores.users.byUsername('carol')!;
+        const u = (await t.s.stores.users.byUsername('carol'))!;
         expect(u.scope).toBe('/carol');
         expect(await Bun.file(`${t.root}/carol`).exists()).toBe(false); // a folder, not a file
         expect((await import('node:fs')).statSync(`${t.root}/carol`).isDirectory()).toBe(true);
@@ -49,21 +49,21 @@ describe('users API', () => {
     { name: 'scope escaping the root refused', as: 'admin', method: 'POST', url: '/api/users', body: newUser({ scope: '/../etc' }), status: 400, after: bobCount(0) },
     { name: 'admin perm ticks all and clears lockPassword', as: 'admin', method: 'POST', url: '/api/users',
       body: newUser({ lockPassword: true, perm: { admin: true, execute: false, create: false, rename: false, modify: false, delete: false, share: false, download: false } }), status: 201,
-      after: (t) => {
-        const u = t.s.stores.users.byUsername('carol')!;
+      after: async (t) => {
+        const u = (await t.s.stores.users.byUsername('carol'))!;
         expect(Object.values(u.perm).every(Boolean)).toBe(true);
         expect(u.lockPassword).toBe(false);
       } },
 
     { name: 'user updates own locale', as: 'bob', method: 'PUT', url: '/api/users/2', body: { what: 'user', which: ['locale'], data: { id: 2, locale: 'de' } }, status: 200,
-      after: (t) => void expect(t.s.stores.users.byId(2)!.locale).toBe('de') },
+      after: async (t) => void expect((await t.s.stores.users.byId(2))!.locale).toBe('de') },
     { name: 'which names are case-insensitive', as: 'bob', method: 'PUT', url: '/api/users/2', body: { what: 'user', which: ['HideDotfiles', 'viewMode'], data: { id: 2, hideDotfiles: true, viewMode: 'list' } }, status: 200,
-      after: (t) => void expect(t.s.stores.users.byId(2)!).toMatchObject({ hideDotfiles: true, viewMode: 'list' }) },
+      after: async (t) => void expect((await t.s.stores.users.byId(2))!).toMatchObject({ hideDotfiles: true, viewMode: 'list' }) },
     { name: 'only named fields change', as: 'bob', method: 'PUT', url: '/api/users/2', body: { what: 'user', which: ['locale'], data: { id: 2, locale: 'fr', singleClick: true } }, status: 200,
-      after: (t) => void expect(t.s.stores.users.byId(2)!).toMatchObject({ locale: 'fr', singleClick: false }) },
+      after: async (t) => void expect((await t.s.stores.users.byId(2))!).toMatchObject({ locale: 'fr', singleClick: false }) },
     { name: 'unknown which field is 400', as: 'bob', method: 'PUT', url: '/api/users/2', body: { what: 'user', which: ['favouriteColour'], data: { id: 2 } }, status: 400, contains: 'invalid field' },
     { name: 'user cannot change own permissions', as: 'bob', method: 'PUT', url: '/api/users/2', body: { what: 'user', which: ['perm'], current_password: USER_PASSWORD, data: { id: 2, perm: { admin: true } } }, status: 403,
-      after: (t) => void expect(t.s.stores.users.byId(2)!.perm.admin).toBe(false) },
+      after: async (t) => void expect((await t.s.stores.users.byId(2))!.perm.admin).toBe(false) },
     { name: 'user cannot change own scope', as: 'bob', method: 'PUT', url: '/api/users/2', body: { what: 'user', which: ['scope'], current_password: USER_PASSWORD, data: { id: 2, scope: '/' } }, status: 403 },
     { name: 'user cannot replace the whole record', as: 'bob', method: 'PUT', url: '/api/users/2', body: { what: 'user', which: ['all'], current_password: USER_PASSWORD, data: { id: 2, username: 'bob' } }, status: 403 },
     { name: 'user cannot edit another user', as: 'bob', method: 'PUT', url: '/api/users/1', body: { what: 'user', which: ['locale'], data: { id: 1, locale: 'de' } }, status: 403 },
@@ -75,7 +75,7 @@ describe('users API', () => {
     { name: 'admin replaces a record with ["all"], blank password kept', as: 'admin', method: 'PUT', url: '/api/users/2',
       body: { what: 'user', which: ['all'], current_password: ADMIN_PASSWORD, data: { id: 2, username: 'robert', password: '', scope: '/robert', locale: 'ja', perm: { admin: false, execute: false, create: false, rename: false, modify: false, delete: false, share: false, download: true } } }, status: 200,
       after: async (t) => {
-        expect(t.s.stores.users.byId(2)).toMatchObject({ username: 'robert', scope: '/robert', locale: 'ja' });
+        expect((await t.s.stores.users.byId(2))).toMatchObject({ username: 'robert', scope: '/robert', locale: 'ja' });
         expect(await t.login('robert', USER_PASSWORD)).toContain('.');
       } },
     { name: 'admin cannot demote the last admin', as: 'admin', method: 'PUT', url: '/api/users/1',
@@ -83,13 +83,13 @@ describe('users API', () => {
     { name: 'anonymous cannot update', as: 'anon', method: 'PUT', url: '/api/users/2', body: { what: 'user', which: ['locale'], data: { id: 2, locale: 'de' } }, status: 401 },
 
     { name: 'admin deletes a user', as: 'admin', method: 'DELETE', url: '/api/users/2', body: { current_password: ADMIN_PASSWORD }, status: 200,
-      after: (t) => void expect(t.s.stores.users.byId(2)).toBeNull() },
+      after: async (t) => void expect((await t.s.stores.users.byId(2))).toBeNull() },
     { name: 'delete needs the current password', as: 'admin', method: 'DELETE', url: '/api/users/2', body: { current_password: 'nope' }, status: 400,
-      after: (t) => void expect(t.s.stores.users.byId(2)).not.toBeNull() },
+      after: async (t) => void expect((await t.s.stores.users.byId(2))).not.toBeNull() },
     { name: 'user deletes self', as: 'bob', method: 'DELETE', url: '/api/users/2', body: { current_password: USER_PASSWORD }, status: 200 },
     { name: 'user cannot delete another user', as: 'bob', method: 'DELETE', url: '/api/users/1', body: { current_password: USER_PASSWORD }, status: 403 },
     { name: 'last admin cannot be deleted', as: 'admin', method: 'DELETE', url: '/api/users/1', body: { current_password: ADMIN_PASSWORD }, status: 403,
-      after: (t) => void expect(t.s.stores.users.byId(1)).not.toBeNull() },
+      after: async (t) => void expect((await t.s.stores.users.byId(1))).not.toBeNull() },
     { name: 'anonymous cannot delete', as: 'anon', method: 'DELETE', url: '/api/users/2', status: 401 },
   ];
   runScenarios('users', setup, rows);

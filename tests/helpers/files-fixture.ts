@@ -93,14 +93,14 @@ export const unsafeEntry = (n: string) => n.includes('\\') || n.startsWith('/') 
 export const containsBytes = (hay: Uint8Array, needle: string) => Buffer.from(hay).includes(Buffer.from(needle));
 
 /** Registers a tus upload directly in the store (for users the API would not let register one). */
-export function registerUpload(t: TestApp, userId: number, path: string, length: number, scopeDir = t.root): string {
+export async function registerUpload(t: TestApp, userId: number, path: string, length: number, scopeDir = t.root): Promise<string> {
   const tempPath = join(scopeDir, '.filedeck-matrixtestupload.part');
   writeFileSync(tempPath, '');
-  t.s.stores.uploads.put({ userId, path, tempPath, length, override: false, expiresAt: Date.now() + 600_000 });
+  (await t.s.stores.uploads.put({ userId, path, tempPath, length, override: false, expiresAt: Date.now() + 600_000 }));
   return tempPath;
 }
 
-export const userId = (t: TestApp, name: string) => (name === 'admin' ? 1 : t.s.stores.users.byUsername(name)!.id);
+export const userId = async (t: TestApp, name: string) => (name === 'admin' ? 1 : (await t.s.stores.users.byUsername(name))!.id);
 
 let userHash: Promise<string> | null = null;
 /** Like t.userToken, but reuses one bcrypt hash of USER_PASSWORD (hashing costs ~60 ms a user). */

@@ -8,7 +8,7 @@ export interface Scenario {
   as: string;
   method: string;
   /** A function when the URL depends on what setup created (ids, hashes). */
-  url: string | ((t: TestApp) => string);
+  url: string | ((t: TestApp) => string | Promise<string>);
   body?: unknown;
   status: number;
   contains?: string | string[];
@@ -25,14 +25,14 @@ export function runScenarios(title: string, setup: (t: TestApp) => Promise<Recor
       try {
         const tokens = await setup(t);
         const token = row.as === 'anon' ? undefined : row.as === 'admin' ? await t.adminToken() : tokens[row.as];
-        const res = await t.req(row.method, typeof row.url === 'function' ? row.url(t) : row.url, { body: row.body, token });
+        const res = await t.req(row.method, typeof row.url === 'function' ? await row.url(t) : row.url, { body: row.body, token });
         const text = await res.text();
         expect({ status: res.status, text }).toMatchObject({ status: row.status });
         for (const c of [row.contains ?? []].flat()) expect(text).toContain(c);
         for (const c of [row.excludes ?? []].flat()) expect(text).not.toContain(c);
         await row.after?.(t, res, text);
       } finally {
-        t.close();
+        await t.close();
       }
     });
   }

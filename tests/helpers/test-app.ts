@@ -4,6 +4,26 @@ import { join } from 'node:path';
 import { createHttpApp, createServices, initialise, type Services } from '../../server/app';
 import { loadConfig, type Config } from '../../server/core/config';
 import { silentLogger } from '../../server/core/log';
+import { SQL } from 'bun';
+
+/**
+ * The engine under test: a real SQLite file per test by default; with FILEDECK_TEST_PG set to a PostgreSQL
+ * server URL (scripts/run-tests.ts starts a throw-away cluster), a fresh PostgreSQL database per test instead.
+ */
+const PG = process.env.FILEDECK_TEST_PG;
+let pgAdmin: SQL | null = null;
+/** Each test gets its own schema (a database per test costs ~0.5 s to create and drop; a schema ~20 ms). */
+async function testDatabase(dir: string): Promise<{ database: string; drop(): Promise<void> }> {
+  if (!PG) return { database: join(dir, 'db', 'filedeck.db'), drop: async () => {} };
+  pgAdmin ??= new SQL(PG, { max: 2 });
+  const name = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  await pgAdmin.unsafe(`CREATE SCHEMA ${name}`);
+  return {
+    database: `${PG}?search_path=${name}`,
+    // Left in place: the cluster is thrown away after the run, and a drop costs more than the test itself.
+    drop: async () => {},
+  };
+}
 
 export const ADMIN_PASSWORD = 'correct-horse-admin-7731';
 export const USER_PASSWORD = 'bobs-long-password-4410';
@@ -19,16 +39,17 @@ export interface TestApp {
   adminToken(): Promise<string>;
   /** Creates a user with the given permissions (others from defaults) and returns its token. */
   userToken(username: string, perm?: Partial<Record<string, boolean>>, extra?: Record<string, unknown>): Promise<string>;
-  close(): void;
+  close(): Promise<void>;
 }
 
-/** A fresh temp folder with a real SQLite database, a files root and a first admin. */
+/** A fresh temp folder with a real database (SQLite, or PostgreSQL with FILEDECK_TEST_PG), a files root and a first admin. */
 export async function makeTestApp(flags: Partial<Record<keyof Config, unknown>> = {}, settings: Record<string, unknown> = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'filedeck-test-'));
-  const config = loadConfig({ noDefaultFiles: true, env: {}, flags: { root: join(dir, 'files'), database: join(dir, 'db', 'filedeck.db'), ...flags } });
-  const s = createServices(config, silentLogger);
+  const db = await testDatabase(dir);
+  const config = loadConfig({ noDefaultFiles: true, env: {}, flags: { root: join(dir, 'files'), database: db.database, ...flags } });
+  const s = await createServices(config, silentLogger);
   await initialise(s, { username: 'admin', password: ADMIN_PASSWORD });
-  if (Object.keys(settings).length) s.settings.update(settings, Object.keys(settings));
+  if (Object.keys(settings).length) (await s.settings.update(settings, Object.keys(settings)));
   const app = await createHttpApp(s);
   const base = `http://localhost${config.baseURL}`;
   let admin: string | null = null;
@@ -61,8 +82,9 @@ export async function makeTestApp(flags: Partial<Record<keyof Config, unknown>> 
       await s.users.create({ username, password: USER_PASSWORD, perm: { ...base, ...perm }, ...extra });
       return t.login(username, USER_PASSWORD);
     },
-    close() {
-      s.close();
+    async close() {
+      await s.close();
+      await db.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -11,6 +11,11 @@ export function rawUrl(path: string, inline: boolean): string {
   return `${api()}/raw${encodePath(path)}${inline ? '?inline=true' : ''}`;
 }
 
+/** GET /api/subtitle{path}: a subtitle file as WebVTT (the server converts SRT and ASS), for a <track>. */
+export function subtitleUrl(path: string): string {
+  return `${api()}/subtitle${encodePath(path)}`;
+}
+
 /** GET /api/preview/big{path}: the resized image, cache-keyed by the modification time (spec §9). */
 export function bigPreviewUrl(path: string, modified: string): string {
   const key = Date.parse(modified);
@@ -20,9 +25,4 @@ export function bigPreviewUrl(path: string, modified: string): string {
 /** The bytes of a file (for images decoded in the browser). */
 export async function fetchRawBytes(path: string, signal?: AbortSignal): Promise<ArrayBuffer> {
   return (await request(`/raw${encodePath(path)}?inline=true`, { signal })).arrayBuffer();
-}
-
-/** The text of a file (subtitles that need converting). */
-export async function fetchRawText(path: string, signal?: AbortSignal): Promise<string> {
-  return (await request(`/raw${encodePath(path)}?inline=true`, { signal })).text();
 }

@@ -1,5 +1,6 @@
 import type { Resource } from '../../server/contract/resource';
 import type { User } from '../../server/contract/user';
+import type { ArchiveFormat } from '../../server/contract/archive';
 import { pageConfig } from './page-config';
 import { request, requestJson } from './client';
 
@@ -88,10 +89,6 @@ export async function saveListingPrefs(id: number, data: Partial<Pick<User, 'vie
 }
 
 const apiRoot = () => `${pageConfig.BaseURL}/api`;
-
-/** Archive formats offered for downloads (spec §7); the name is sent as `algo`. */
-export const ARCHIVE_FORMATS = ['zip', 'tar', 'tar.gz', 'tar.bz2', 'tar.xz', 'tar.lz4', 'tar.sz'] as const;
-export type ArchiveFormat = (typeof ARCHIVE_FORMATS)[number];
 
 /**
  * The download URL of one item (a file as is, a folder as an archive in `algo`), or of several items as one

@@ -1,6 +1,6 @@
 import { proxy } from 'valtio/vanilla';
 import type { ResourceType } from '../../server/contract/resource';
-import { fetchRawBytes, fetchRawText } from '../api/preview';
+import { fetchRawBytes } from '../api/preview';
 import { fetchResource, type WebResource } from '../api/resources';
 import { goTo } from './navigation';
 
@@ -116,17 +116,4 @@ export async function decodeTiff(path: string, signal: AbortSignal): Promise<Dec
     }
   }
   throw new Error('no decodable image in the file');
-}
-
-/** Browsers play WebVTT only: SubRip cues differ in the header and the decimal comma. */
-function srtToVtt(srt: string): string {
-  const body = srt.replace(/\r\n?/g, '\n').replace(/(\d\d:\d\d:\d\d),(\d\d\d)/g, '$1.$2');
-  return `WEBVTT\n\n${body}`;
-}
-
-/** A URL a <track> can load for a subtitle file: SubRip is converted into a WebVTT blob URL. */
-export async function subtitleTrackUrl(path: string, rawUrl: string, signal: AbortSignal): Promise<string> {
-  if (!/\.srt$/i.test(path)) return rawUrl;
-  const text = await fetchRawText(path, signal);
-  return URL.createObjectURL(new Blob([srtToVtt(text)], { type: 'text/vtt' }));
 }

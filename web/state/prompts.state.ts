@@ -1,6 +1,7 @@
 import { proxy, ref } from 'valtio/vanilla';
 import type { Share } from '../../server/contract/share';
-import type { ArchiveFormat, WebResource } from '../api/resources';
+import type { WebResource } from '../api/resources';
+import type { ArchiveFormat } from '../../server/contract/archive';
 
 /** What each prompt needs when it opens. Items are copies taken at that moment. */
 export interface PromptData {

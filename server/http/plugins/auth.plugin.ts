@@ -67,7 +67,7 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
         const claims = verified.get(token) ?? (await signer.verify(token, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['exp', 'iat'] }));
         if (!claims || (claims.exp as number) * 1000 <= Date.now()) throw unauthorized();
         remember(token, claims);
-        const user = s.auth.authenticate(claims as { sid?: unknown; user?: { id?: unknown } });
+        const user = await s.auth.authenticate(claims as { sid?: unknown; user?: { id?: unknown } });
         return { user, sid: claims.sid as string, exp: claims.exp as number, iat: claims.iat as number };
       },
     }))

@@ -16,6 +16,7 @@ export const STATUS: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNSUPPORTED: 501,
+  UNAVAILABLE: 503,
   NO_SPACE: 507,
 };
 

@@ -20,7 +20,7 @@ export function authRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
     .post('/api/login', async ({ request, server, issueToken, clientAddress }) => {
       const method = s.settings.get().authMethod;
       let user;
-      if (method === 'noauth') user = s.auth.loginNoAuth();
+      if (method === 'noauth') user = await s.auth.loginNoAuth();
       else if (method === 'proxy') {
         // The header is only believed when the TCP peer is a configured trusted proxy.
         if (!ip.fromTrustedProxy(request, server)) throw forbidden();
@@ -29,19 +29,19 @@ export function authRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
         const body = await readJsonObject(request, LOGIN_LIMIT);
         user = await s.auth.loginWithPassword(body.username, body.password, clientAddress);
       }
-      return tokenResponse(await issueToken(user, s.auth.startSession(user)));
+      return tokenResponse(await issueToken(user, await s.auth.startSession(user)));
     }, { parse: 'none' })
     .post('/api/renew', async ({ request, issueToken, verifyToken }) => {
       const { user, sid } = await verifyToken(tokenFrom(request));
-      return tokenResponse(await issueToken(user, s.auth.renewSession(user, sid)), { 'X-Renew-Token': 'false' });
+      return tokenResponse(await issueToken(user, await s.auth.renewSession(user, sid)), { 'X-Renew-Token': 'false' });
     }, { parse: 'none' })
     .post('/api/signup', async ({ request }) => {
       const body = await readJsonObject(request, LOGIN_LIMIT);
       await s.auth.signup(body.username, body.password);
       return textResponse(200);
     }, { parse: 'none' })
-    .post('/api/logout', ({ sessionId }) => {
-      s.auth.logout(sessionId);
+    .post('/api/logout', async ({ sessionId }) => {
+      await s.auth.logout(sessionId);
       return textResponse(200);
     }, { auth: 'user', parse: 'none' });
 }

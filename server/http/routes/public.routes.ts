@@ -5,6 +5,8 @@ import type { PublicShare } from '../../services/shares/shares.service';
 import { json } from '../body';
 import type { AuthPlugin } from '../plugins/auth.plugin';
 import { download } from '../download';
+import { openSubtitle } from '../../services/files/subtitles';
+import { subtitleResponse } from '../subtitle-response';
 
 /** "/<hash>/<sub/path>" after a prefix: the hash, and the share-relative path decoded once and canonicalised. */
 function hashAndPath(request: Request, prefix: string): { hash: string; path: string } {
@@ -42,5 +44,11 @@ export function publicRoutes(s: Services, auth: AuthPlugin) {
         return download(new Request(u, request), { ...ps.file.owner, can: (p) => p === 'download' }, ps.file.path);
       }
       return download(request, ps.actor, ps.path);
+    })
+    // Not in the reference (its share page plays no video): the same share, actor and checks as public/dl.
+    .get('/api/public/subtitle/*', async ({ request, clientAddress }) => {
+      const ps = await open(request, '/api/public/subtitle', clientAddress);
+      const sub = ps.file ? await openSubtitle({ ...ps.file.owner, can: (p) => p === 'download' }, ps.file.path) : await openSubtitle(ps.actor, ps.path);
+      return subtitleResponse(request, sub);
     });
 }

@@ -12,7 +12,7 @@ export function settingsRoutes(s: Services, auth: AuthPlugin) {
     .use(auth)
     .get('/api/settings', () => json(s.settings.get()), { auth: 'admin' })
     .put('/api/settings', async ({ request }) => {
-      s.settings.update(await readJsonObject(request, SETTINGS_LIMIT));
+      await s.settings.update(await readJsonObject(request, SETTINGS_LIMIT));
       return textResponse(200);
     }, { auth: 'admin', parse: 'none' });
 }

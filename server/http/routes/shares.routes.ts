@@ -24,8 +24,8 @@ export function sharesRoutes(s: Services, auth: AuthPlugin) {
     .get('/api/share/*', forPath, { auth: 'user' })
     .post('/api/share', create, { auth: 'user', parse: 'none' })
     .post('/api/share/*', create, { auth: 'user', parse: 'none' })
-    .delete('/api/share/:hash', ({ actor, params }: Ctx & { params: { hash: string } }) => {
-      s.shares.remove(actor, params.hash);
+    .delete('/api/share/:hash', async ({ actor, params }: Ctx & { params: { hash: string } }) => {
+      await s.shares.remove(actor, params.hash);
       return textResponse(200);
     }, { auth: 'user', parse: 'none' });
 }

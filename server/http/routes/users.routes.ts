@@ -14,8 +14,8 @@ function userId(raw: string): number {
 export function usersRoutes(s: Services, auth: AuthPlugin) {
   return new Elysia()
     .use(auth)
-    .get('/api/users', () => json(s.users.list()), { auth: 'admin' })
-    .get('/api/users/:id', ({ params, actor }) => json(s.users.get(actor, userId(params.id))), { auth: 'user' })
+    .get('/api/users', async () => json(await s.users.list()), { auth: 'admin' })
+    .get('/api/users/:id', async ({ params, actor }) => json(await s.users.get(actor, userId(params.id))), { auth: 'user' })
     .post('/api/users', async ({ request, actor }) => {
       const body = await readJsonObject(request);
       if (body.what !== 'user') throw invalid('invalid data type');
@@ -41,7 +41,7 @@ export function usersRoutes(s: Services, auth: AuthPlugin) {
       const id = userId(params.id);
       const body = request.headers.get('content-length') === '0' || !request.body ? {} : await readJsonObject(request);
       await s.users.checkCurrentPassword(actor, body.current_password);
-      s.users.delete(actor, id);
+      await s.users.delete(actor, id);
       return textResponse(200);
     }, { auth: 'user', parse: 'none' });
 }

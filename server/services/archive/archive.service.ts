@@ -1,35 +1,17 @@
-import { once } from 'node:events';
-import { Readable, type Transform } from 'node:stream';
 import { basename } from 'node:path';
-import { TarArchive, ZipArchive } from 'archiver';
+import { ARCHIVE_FORMATS, ARCHIVE_FORMAT_INFO, archiveFormatOf, type ArchiveFormat } from '../../contract/archive';
 import { forbidden, invalid } from '../../core/errors';
 import { baseName, decodeOnce, isWithin, parentOf, toVirtualPath } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
-import { compressor, type Codec } from './compressors';
+import { archiveEntries, type ArchiveItem } from './archive-entries';
+import { STAGES } from './compressors';
+import { tarStream } from './tar-writer';
+import { zipStream } from './zip-writer';
 
-interface Format {
-  ext: string;
-  zip?: boolean;
-  gzip?: boolean;
-  codec?: Codec;
-}
-
-const ZIP: Format = { ext: '.zip', zip: true };
-const TAR_GZ: Format = { ext: '.tar.gz', gzip: true };
-/** The spec's seven names, plus the reference's spellings (targz...) and its zip aliases. */
-const FORMATS: Record<string, Format> = {
-  '': ZIP, zip: ZIP, true: ZIP,
-  tar: { ext: '.tar' },
-  'tar.gz': TAR_GZ, targz: TAR_GZ,
-  'tar.bz2': { ext: '.tar.bz2', codec: 'bz2' }, tarbz2: { ext: '.tar.bz2', codec: 'bz2' },
-  'tar.xz': { ext: '.tar.xz', codec: 'xz' }, tarxz: { ext: '.tar.xz', codec: 'xz' },
-  'tar.lz4': { ext: '.tar.lz4', codec: 'lz4' }, tarlz4: { ext: '.tar.lz4', codec: 'lz4' },
-  'tar.sz': { ext: '.tar.sz', codec: 'sz' }, tarsz: { ext: '.tar.sz', codec: 'sz' },
-};
-
-export function archiveFormat(algo: string | null): Format {
-  const f = FORMATS[(algo ?? '').toLowerCase()];
-  if (!f) throw invalid(`unknown archive format "${algo}"; use zip, tar, tar.gz, tar.bz2, tar.xz, tar.lz4 or tar.sz`);
+/** The format an `algo=` value names; 400 listing the accepted names otherwise. */
+export function archiveFormat(algo: string | null): ArchiveFormat {
+  const f = archiveFormatOf(algo);
+  if (!f) throw invalid(`unknown archive format "${algo}"; use ${ARCHIVE_FORMATS.join(', ')}`);
   return f;
 }
 
@@ -53,93 +35,97 @@ function commonParent(paths: string[]): string {
 /** Archive entry names: relative, "/"-separated, backslashes replaced so no extractor reads them as folders. */
 const entryName = (rel: string) => rel.split('/').map((s) => s.replaceAll('\\', '_')).join('/');
 
+/** Gathers small pieces (tar headers, small files) into chunks of about 64 KiB; large chunks pass as they are. */
+async function* coalesce(src: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const LOW = 64 * 1024;
+  let parts: Uint8Array[] = [];
+  let held = 0;
+  for await (const chunk of src) {
+    if (!held && chunk.length >= LOW) {
+      yield chunk;
+      continue;
+    }
+    parts.push(chunk);
+    held += chunk.length;
+    if (held >= LOW) {
+      yield Buffer.concat(parts);
+      parts = [];
+      held = 0;
+    }
+  }
+  if (held) yield Buffer.concat(parts);
+}
+
+export interface Archive {
+  name: string;
+  contentType: string;
+  stream: ReadableStream<Uint8Array>;
+}
+
 /**
- * Streams an archive of files and folders. Nothing is buffered beyond one compression block: entries are fed
- * to archiver as the walk finds them, with backpressure on its queue. Entries the actor may not see (rules,
- * dotfiles) are skipped; symlinks leaving the scope are never followed.
+ * Streams an archive of files and folders. What can fail before the first byte (an unknown format, a missing or
+ * denied target) throws; what fails later is decided per case, and nothing ever ends the process:
+ * - an entry that vanished, cannot be opened, is not a regular file (FIFOs, sockets and devices are never
+ *   opened), or changed while it was read, is skipped or completed with zeros, and named in a last entry,
+ *   `.filedeck-skipped.txt`;
+ * - a failure of the archive itself (a compressor error) ends the response early: the client sees a truncated
+ *   download, never a complete-looking archive;
+ * - a client that hangs up stops everything at once: the file being read is closed and no further work is done.
+ * Pull-based from end to end: a file is read only as fast as the client takes the archive; one file is open at a
+ * time; nothing holds more than one compression block (zip's central directory, ~100 bytes an entry, aside).
  */
-export async function createArchive(actor: Actor, targets: string[], algo: string | null, signal?: AbortSignal): Promise<{ name: string; stream: ReadableStream<Uint8Array> }> {
+export async function createArchive(actor: Actor, targets: string[], algo: string | null, signal?: AbortSignal): Promise<Archive> {
   const format = archiveFormat(algo);
-  const items: { path: string; real: string; isDir: boolean; stats: import('node:fs').Stats }[] = [];
+  const info = ARCHIVE_FORMAT_INFO[format];
+  const items: ArchiveItem[] = [];
   for (const t of targets) {
     if (!actor.allows(t)) throw forbidden();
     const { real, stats } = await actor.fs.stat(t);
-    items.push({ path: t, real, isDir: stats.isDirectory(), stats });
+    items.push({ path: t, real, isDir: stats.isDirectory(), mtime: stats.mtime });
   }
   const single = items.length === 1 && items[0]!.isDir;
   const root = single ? items[0]!.path : commonParent(items.map((i) => i.path));
   let name = baseName(root) || (root === '/' ? basename(actor.fs.realRoot) : '') || 'archive';
   if (targets.length > 1) name = `_${name}`;
-  const arch = format.zip ? new ZipArchive({ store: true }) : new TarArchive(format.gzip ? { gzip: true, gzipOptions: { level: 6 } } : {});
-  // archiver 8's tar plugin unpipes its engine on abort, but tar-stream 3's pack has no unpipe: that threw outside
-  // any handler when a client hung up and took the whole process down. A no-op is all the engine needs.
-  const engine = (arch as unknown as { _module?: { engine?: { unpipe?: () => void } } })._module?.engine;
-  if (engine && typeof engine.unpipe !== 'function') engine.unpipe = () => {};
-  const out: Transform | typeof arch = format.codec ? arch.pipe(await compressor(format.codec)) : arch;
   const rel = (p: string) => entryName(root === '/' ? p.slice(1) : p.slice(root.length + 1));
-  const queue = (arch as unknown as { _queue: { length(): number } })._queue;
-
-  const feed = async () => {
-    const add = async (path: string, real: string, isDir: boolean, stats?: import('node:fs').Stats) => {
-      while (queue.length() > 64 && !signal?.aborted) await once(arch, 'entry');
-      if (isDir) arch.append(Buffer.alloc(0), { name: `${rel(path)}/`, type: 'directory', date: stats?.mtime });
-      else arch.file(real, { name: rel(path) });
-    };
-    for (const item of items) {
-      if (item.path !== root) await add(item.path, item.real, item.isDir, item.stats);
-      if (!item.isDir) continue;
-      for await (const e of actor.fs.walk(item.path, (d) => actor.allows(d.path), signal)) {
-        if (signal?.aborted) return;
-        if (actor.allows(e.path)) await add(e.path, e.real, e.isDir);
-      }
-    }
-    await arch.finalize();
-  };
-  arch.on('warning', () => {}); // an unreadable entry is skipped, not fatal
-  feed().catch((e) => arch.destroy(e));
-  return { name: name + format.ext, stream: toWebStream(out as Readable, () => arch.abort(), signal) };
+  const entries = archiveEntries(actor, items, rel, root, signal);
+  const body = coalesce(format === 'zip' ? zipStream(entries) : tarStream(entries));
+  const stage = STAGES[format];
+  return { name: name + info.ext, contentType: info.contentType, stream: toWebStream(stage ? stage(body) : body, signal) };
 }
 
 /**
- * The archive as a web stream with backpressure. A hang-up never destroys the node streams mid-entry (archiver
- * and tar-stream then throw outside any handler, which took the process down): archiver is aborted, which stops
- * new entries and ends the archive after the one in flight, and what is still produced is drained and dropped.
+ * The archive as a web stream: each pull asks the generator chain for one chunk. A cancel (the client went) or
+ * an abort returns the chain, which runs every stage's cleanup (closing the open file, destroying a compressor).
  */
-function toWebStream(out: Readable, abort: () => void, signal?: AbortSignal): ReadableStream<Uint8Array> {
-  let done = false;
-  let ctrl: ReadableStreamDefaultController<Uint8Array>;
+function toWebStream(it: AsyncGenerator<Uint8Array>, signal?: AbortSignal): ReadableStream<Uint8Array> {
+  let finished = false;
   const stop = () => {
-    if (done) return;
-    done = true;
-    out.removeAllListeners('data');
-    out.on('data', () => {});
-    out.resume();
-    abort();
+    if (finished) return;
+    finished = true;
+    it.return(undefined).catch(() => {});
   };
-  out.on('error', () => {
-    if (!done) ctrl.error(new Error('archive failed'));
-    done = true;
-  });
-  signal?.addEventListener('abort', stop);
+  signal?.addEventListener('abort', stop, { once: true });
   return new ReadableStream<Uint8Array>(
     {
-      start(c) {
-        ctrl = c;
-        out.on('data', (chunk: Buffer) => {
-          if (done) return;
-          c.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((c.desiredSize ?? 0) <= 0) out.pause();
-        });
-        out.on('end', () => {
-          if (!done) c.close();
-          done = true;
-        });
-      },
-      pull() {
-        out.resume();
+      async pull(c) {
+        try {
+          const r = await it.next();
+          if (finished) return;
+          if (r.done) {
+            finished = true;
+            signal?.removeEventListener('abort', stop);
+            c.close();
+          } else c.enqueue(r.value);
+        } catch (e) {
+          if (finished) return;
+          finished = true;
+          signal?.removeEventListener('abort', stop);
+          c.error(e);
+        }
       },
       cancel: stop,
     },
-    { highWaterMark: 8 },
+    { highWaterMark: 2 }, // a little read-ahead: the next chunk is read while the last one is sent
   );
 }

@@ -61,7 +61,7 @@ export class AuthService {
   async loginWithPassword(username: unknown, password: unknown, address: string): Promise<StoredUser> {
     const name = typeof username === 'string' ? username.trim() : '';
     this.throttle(address, name);
-    const user = name ? this.d.users.byUsername(name) : null;
+    const user = name ? await this.d.users.byUsername(name) : null;
     const ok = await verifyPassword(typeof password === 'string' ? password : '', user?.password ?? null);
     if (!user || !ok) {
       this.byAddress.fail(address);
@@ -73,8 +73,8 @@ export class AuthService {
   }
 
   /** noauth: every visitor is user 1. */
-  loginNoAuth(): StoredUser {
-    const u = this.d.users.byId(1) ?? this.d.users.all().find((x) => x.perm.admin);
+  async loginNoAuth(): Promise<StoredUser> {
+    const u = (await this.d.users.byId(1)) ?? (await this.d.users.all()).find((x) => x.perm.admin);
     if (!u) throw new AppError('INTERNAL', 'noauth needs an existing user');
     return u;
   }
@@ -86,7 +86,7 @@ export class AuthService {
   async loginProxy(headerValue: string | null): Promise<StoredUser> {
     const name = headerValue?.trim();
     if (!name) throw forbidden();
-    const existing = this.d.users.byUsername(name);
+    const existing = await this.d.users.byUsername(name);
     if (existing) return existing;
     await this.d.usersService.create(
       { username: name, password: randomPassword(), lockPassword: true },
@@ -95,7 +95,7 @@ export class AuthService {
       if (e instanceof AppError && e.code === 'EXISTS') return; // created concurrently
       throw e;
     });
-    return this.d.users.byUsername(name)!;
+    return (await this.d.users.byUsername(name))!;
   }
 
   /** Signup (when enabled): defaults, never admin or execute, home folder when createUserDir is on. */
@@ -106,36 +106,36 @@ export class AuthService {
   }
 
   /** Starts a session; the token built from it lives as long as the session row. */
-  startSession(user: StoredUser): { sid: string; expiresAt: number } {
+  async startSession(user: StoredUser): Promise<{ sid: string; expiresAt: number }> {
     const now = this.now();
     const sid = newSessionId();
     const expiresAt = now + this.d.tokenLifetimeMs;
-    this.d.sessions.deleteExpired(now);
-    this.d.sessions.create({ id: sid, userId: user.id, createdAt: now, expiresAt });
-    this.d.sessions.trimForUser(user.id, MAX_SESSIONS_PER_USER);
+    await this.d.sessions.deleteExpired(now);
+    await this.d.sessions.create({ id: sid, userId: user.id, createdAt: now, expiresAt });
+    await this.d.sessions.trimForUser(user.id, MAX_SESSIONS_PER_USER);
     return { sid, expiresAt };
   }
 
   /** Replaces a session by a fresh one: the renewed token's predecessor stops working at once. */
-  renewSession(user: StoredUser, oldSid: string): { sid: string; expiresAt: number } {
+  async renewSession(user: StoredUser, oldSid: string): Promise<{ sid: string; expiresAt: number }> {
     const now = this.now();
     const sid = newSessionId();
     const expiresAt = now + this.d.tokenLifetimeMs;
-    if (!this.d.sessions.replace(oldSid, { id: sid, userId: user.id, createdAt: now, expiresAt })) throw unauthorized();
+    if (!(await this.d.sessions.replace(oldSid, { id: sid, userId: user.id, createdAt: now, expiresAt }))) throw unauthorized();
     return { sid, expiresAt };
   }
 
   /** Resolves a verified token's claims to the current user; revoked sessions and deleted users are 401. */
-  authenticate(claims: { sid?: unknown; user?: { id?: unknown } }): StoredUser {
+  async authenticate(claims: { sid?: unknown; user?: { id?: unknown } }): Promise<StoredUser> {
     if (typeof claims.sid !== 'string' || typeof claims.user?.id !== 'number') throw unauthorized();
-    const s = this.d.sessions.get(claims.sid);
+    const s = await this.d.sessions.get(claims.sid);
     if (!s || s.userId !== claims.user.id || s.expiresAt < this.now()) throw unauthorized();
-    const u = this.d.users.byId(s.userId);
+    const u = await this.d.users.byId(s.userId);
     if (!u) throw unauthorized();
     return u;
   }
 
-  logout(sid: string): void {
-    this.d.sessions.delete(sid);
+  async logout(sid: string): Promise<void> {
+    await this.d.sessions.delete(sid);
   }
 }

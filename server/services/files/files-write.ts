@@ -32,7 +32,7 @@ export async function upload(svc: FilesService, actor: Actor, path: string, isDi
   if (existing) authorizePath(actor, 'modify', path);
   await svc.deps.hooks.before('upload', ctx);
   const st = await actor.fs.writeFile(path, body, { exclusive: !override });
-  if (existing) svc.replaced(existing.real, st);
+  if (existing) await svc.replaced(existing.real, st);
   await svc.deps.hooks.after('upload', ctx);
   return st;
 }
@@ -46,7 +46,7 @@ export async function save(svc: FilesService, actor: Actor, path: string, isDir:
   const ctx = { actor, path };
   await svc.deps.hooks.before('save', ctx);
   const st = await actor.fs.writeFile(path, body, { mode: stats.mode & 0o777 });
-  svc.replaced(real, st);
+  await svc.replaced(real, st);
   await svc.deps.hooks.after('save', ctx);
   return st;
 }
@@ -60,7 +60,7 @@ export async function remove(svc: FilesService, actor: Actor, path: string): Pro
   const ctx = { actor, path };
   await svc.deps.hooks.before('delete', ctx);
   await actor.fs.remove(path);
-  svc.removed(entry, real);
+  await svc.removed(entry, real);
   await svc.deps.hooks.after('delete', ctx);
 }
 
@@ -114,11 +114,11 @@ export async function copyOrMove(svc: FilesService, actor: Actor, action: string
     // The implicit delete of an override, authorised above as a delete of the whole replaced tree.
     const gone = await actor.fs.entryReal(target);
     await actor.fs.remove(target);
-    svc.removed(gone, dstStat!.real);
+    await svc.removed(gone, dstStat!.real);
   }
   if (action === 'copy') {
     await actor.fs.copy(src, target);
-    if (replacing && !kindChange && !source.stats.isDirectory()) svc.replaced(dstStat!.real, (await actor.fs.stat(target)).stats);
+    if (replacing && !kindChange && !source.stats.isDirectory()) await svc.replaced(dstStat!.real, (await actor.fs.stat(target)).stats);
   } else {
     const from = await actor.fs.entryReal(src);
     if (replacing && !kindChange && source.stats.isDirectory()) {
@@ -126,10 +126,10 @@ export async function copyOrMove(svc: FilesService, actor: Actor, action: string
       await actor.fs.copy(src, target);
       await actor.fs.remove(src);
     } else {
-      if (replacing && !kindChange) svc.replaced(dstStat!.real, source.stats);
+      if (replacing && !kindChange) await svc.replaced(dstStat!.real, source.stats);
       await actor.fs.move(src, target);
     }
-    svc.moved(from, await actor.fs.entryReal(target), source.real);
+    await svc.moved(from, await actor.fs.entryReal(target), source.real);
   }
   await svc.deps.hooks.after(action, ctx);
   return target;

@@ -18,7 +18,7 @@ export interface FilesDeps {
   hooks: Hooks;
   shares: SharesStore;
   /** Drops cached previews of a real path and everything beneath it. */
-  evictPreviews: (realPath: string) => void;
+  evictPreviews: (realPath: string) => Promise<void>;
   typeDetectionByHeader: boolean;
 }
 
@@ -27,21 +27,21 @@ export class FilesService {
   constructor(readonly deps: FilesDeps) {}
 
   /** Something at `real` now holds new bytes (save, override): its cached previews go, links to it follow the new file. */
-  replaced(real: string, st: Stats): void {
-    this.deps.evictPreviews(real);
-    this.deps.shares.retarget(real, identityOf(st));
+  async replaced(real: string, st: Stats): Promise<void> {
+    await this.deps.evictPreviews(real);
+    await this.deps.shares.retarget(real, identityOf(st));
   }
 
   /** `entry` (a real location) and everything beneath it are gone: their previews and every link to them, whoever made it. */
-  removed(entry: string, real = entry): void {
-    this.deps.evictPreviews(real);
-    this.deps.shares.deleteUnderTarget(entry);
+  async removed(entry: string, real = entry): Promise<void> {
+    await this.deps.evictPreviews(real);
+    await this.deps.shares.deleteUnderTarget(entry);
   }
 
   /** `from` now lives at `to` (real locations): links to it and beneath it follow, whoever made them. */
-  moved(from: string, to: string, real = from): void {
-    this.deps.evictPreviews(real);
-    this.deps.shares.moveTarget(from, to);
+  async moved(from: string, to: string, real = from): Promise<void> {
+    await this.deps.evictPreviews(real);
+    await this.deps.shares.moveTarget(from, to);
   }
 
   /** Throws 403 unless the policy allows this kind of access to the path (file-policy.ts decides). */

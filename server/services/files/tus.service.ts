@@ -43,17 +43,17 @@ export class TusService {
     if (total > 0 && length > total - used) throw new AppError('TOO_LARGE', 'not enough free space for this upload');
     await this.files.deps.hooks.before('upload', { actor, path });
     const userId = this.uid(actor);
-    const previous = this.store.get(userId, path);
+    const previous = await this.store.get(userId, path);
     if (previous) await removeTemp(previous.tempPath);
     const tempPath = await actor.fs.createTemp(path);
-    this.store.put({ userId, path, tempPath, length, override, expiresAt: Date.now() + this.idleMs });
+    await this.store.put({ userId, path, tempPath, length, override, expiresAt: Date.now() + this.idleMs });
     if (length === 0) await this.complete(actor, path);
   }
 
   /** HEAD: how many bytes the server has, and how many were declared. */
   async offset(actor: Actor, path: string): Promise<{ offset: number; length: number }> {
     this.guard(actor, path);
-    const row = this.store.get(this.uid(actor), path);
+    const row = await this.store.get(this.uid(actor), path);
     if (!row) throw notFound();
     return { offset: (await stat(row.tempPath).catch(() => null))?.size ?? 0, length: row.length };
   }
@@ -68,7 +68,7 @@ export class TusService {
     if (offsetHeader === null || !/^\d{1,16}$/.test(offsetHeader.trim())) throw invalid('Upload-Offset must be a whole number');
     const offset = Number(offsetHeader.trim());
     const userId = this.uid(actor);
-    const row = this.store.get(userId, path);
+    const row = await this.store.get(userId, path);
     if (!row) throw notFound();
     const key = `${userId}\0${path}`;
     if (this.busy.has(key)) throw exists('another request is writing this upload');
@@ -94,7 +94,7 @@ export class TusService {
             written += chunk.length;
             if (Date.now() - lastTouch > 2000) {
               lastTouch = Date.now();
-              this.store.touch(userId, path, lastTouch + this.idleMs);
+              await this.store.touch(userId, path, lastTouch + this.idleMs);
             }
           }
         await fh.sync();
@@ -108,7 +108,7 @@ export class TusService {
         await truncate(row.tempPath, offset);
         throw new AppError('TOO_LARGE', 'the chunk goes past Upload-Length');
       }
-      this.store.touch(userId, path, Date.now() + this.idleMs);
+      await this.store.touch(userId, path, Date.now() + this.idleMs);
       const now = offset + written;
       if (now === row.length) await this.complete(actor, path);
       return now;
@@ -119,12 +119,12 @@ export class TusService {
 
   private async complete(actor: Actor, path: string): Promise<void> {
     const userId = this.uid(actor);
-    const row = this.store.get(userId, path);
+    const row = await this.store.get(userId, path);
     if (!row) throw notFound();
-    this.store.delete(userId, path);
+    await this.store.delete(userId, path);
     const existing = await actor.fs.stat(path).catch(() => null);
-    await actor.fs.commitTemp(row.tempPath, path, !row.override);
-    if (existing) this.files.deps.evictPreviews(existing.real);
+    const st = await actor.fs.commitTemp(row.tempPath, path, !row.override);
+    if (existing) await this.files.replaced(existing.real, st);
     await this.files.deps.hooks.after('upload', { actor, path });
   }
 
@@ -132,17 +132,17 @@ export class TusService {
   async cancel(actor: Actor, path: string): Promise<void> {
     this.guard(actor, path);
     const userId = this.uid(actor);
-    const row = this.store.get(userId, path);
+    const row = await this.store.get(userId, path);
     if (!row) throw notFound();
-    this.store.delete(userId, path);
+    await this.store.delete(userId, path);
     await removeTemp(row.tempPath);
   }
 
   /** Removes uploads idle for too long, with their temporary files. Returns how many. */
   async sweep(now = Date.now()): Promise<number> {
-    const rows = this.store.expired(now);
+    const rows = await this.store.expired(now);
     for (const r of rows) {
-      this.store.delete(r.userId, r.path);
+      await this.store.delete(r.userId, r.path);
       await removeTemp(r.tempPath);
     }
     return rows.length;

@@ -71,7 +71,7 @@ export class PreviewService {
     const file = join(this.dir, key.slice(0, 2), `${key}${outPng ? '.png' : '.jpg'}`);
     const mime = outPng ? 'image/png' : 'image/jpeg';
     if (await Bun.file(file).exists()) {
-      this.d.store.touch(file);
+      await this.d.store.touch(file);
       return { kind: 'image', file, mime, modified: stats.mtime };
     }
     const data = await this.sem.run(() => this.render(real, size, outPng));
@@ -80,7 +80,7 @@ export class PreviewService {
     const tmp = `${file}.${crypto.randomUUID()}.tmp`; // concurrent renders of one image each write their own
     await writeFile(tmp, data, { mode: 0o600 });
     await rename(tmp, file);
-    this.d.store.add(real, file, data.length);
+    await this.d.store.add(real, file, data.length);
     this.trim();
     return { kind: 'image', file, mime, modified: stats.mtime };
   }
@@ -112,12 +112,12 @@ export class PreviewService {
   }
 
   /** Drops the cached previews of a real path and everything beneath it (delete, overwrite, rename). */
-  evict(realPath: string): void {
-    for (const f of this.d.store.takeUnder(realPath)) void unlink(f).catch(() => {});
+  async evict(realPath: string): Promise<void> {
+    for (const f of await this.d.store.takeUnder(realPath)) void unlink(f).catch(() => {});
   }
 
-  private trim(): void {
-    for (const f of this.d.store.takeOldest(CACHE_LIMIT_BYTES)) void unlink(f).catch(() => {});
+  private async trim(): Promise<void> {
+    for (const f of await this.d.store.takeOldest(CACHE_LIMIT_BYTES)) void unlink(f).catch(() => {});
   }
 }
 

@@ -5,13 +5,39 @@ import { mergeSettings } from './settings-validation';
 
 export const CLI_SETTINGS_FIELDS = [...SETTINGS_PUT_FIELDS, 'authMethod', 'authHeader'] as const;
 
-/** Run-time product settings: read with defaults filled in, validated on every write. */
+/**
+ * Run-time product settings: read with defaults filled in, validated on every write. Reads are synchronous from
+ * a cache loaded at start (`load`); `fresh()` (called once per request) reloads it when the settings' revision
+ * moved, so a change made by the CLI or another instance takes effect at once on SQLite and within half a
+ * second on PostgreSQL.
+ */
 export class SettingsService {
+  private cache: { revision: number; values: Record<string, unknown> } | null = null;
+  private checkedAt = 0;
+  private key: Uint8Array | null = null;
+
   constructor(private readonly store: SettingsStore) {}
+
+  /** Reads the settings (and the signing key, when it exists) into the cache. */
+  async load(): Promise<void> {
+    const revision = await this.store.revision();
+    this.cache = { revision, values: await this.store.getAll() };
+    this.checkedAt = Date.now();
+    this.key ??= await this.store.getSecret('jwt');
+  }
+
+  /** Reloads when someone else wrote settings since the last load (checked at most every 500 ms on PostgreSQL). */
+  async fresh(): Promise<void> {
+    if (!this.cache) return this.load();
+    if (this.store.engine === 'postgres' && Date.now() - this.checkedAt < 500) return;
+    this.checkedAt = Date.now();
+    if ((await this.store.revision()) !== this.cache.revision) await this.load();
+  }
 
   /** The stored settings over the defaults (keys added by later versions get their default). */
   get(): Settings {
-    const stored = this.store.getAll();
+    if (!this.cache) throw new Error('settings used before load()');
+    const stored = structuredClone(this.cache.values);
     const d = defaultSettings();
     const s = { ...d, ...stored } as Settings;
     s.branding = { ...d.branding, ...(stored.branding as object | undefined) };
@@ -23,26 +49,36 @@ export class SettingsService {
   }
 
   /** True when the database has never been initialised (first run). */
-  isFresh(): boolean {
+  isFresh(): Promise<boolean> {
     return this.store.isEmpty();
   }
 
   /** Writes every setting (first run, config init, import). */
-  init(patch: unknown = {}): Settings {
+  async init(patch: unknown = {}): Promise<Settings> {
     const next = mergeSettings(defaultSettings(), patch, CLI_SETTINGS_FIELDS);
-    this.store.putMany(next as unknown as Record<string, unknown>);
+    await this.store.putMany(next as unknown as Record<string, unknown>);
+    await this.load();
     return next;
   }
 
   /** Applies a partial update. `fields` limits what may change: HTTP callers cannot switch the auth method. */
-  update(patch: unknown, fields: readonly string[] = SETTINGS_PUT_FIELDS): Settings {
+  async update(patch: unknown, fields: readonly string[] = SETTINGS_PUT_FIELDS): Promise<Settings> {
+    await this.fresh();
     const next = mergeSettings(this.get(), patch, fields);
-    this.store.putMany(next as unknown as Record<string, unknown>);
+    await this.store.putMany(next as unknown as Record<string, unknown>);
+    await this.load();
     return next;
   }
 
-  /** The JWT signing key: 64 random bytes made once, stored apart from settings, never exported. */
+  /** The JWT signing key: 64 random bytes made once (by whichever instance comes first), stored apart from settings, never exported. */
+  async ensureSigningKey(): Promise<Uint8Array> {
+    this.key = await this.store.ensureSecret('jwt', () => crypto.getRandomValues(new Uint8Array(64)));
+    return this.key;
+  }
+
+  /** The signing key as loaded; throws before first-run setup made it. */
   signingKey(): Uint8Array {
-    return this.store.ensureSecret('jwt', () => crypto.getRandomValues(new Uint8Array(64)));
+    if (!this.key) throw new Error('no signing key yet: run first-time setup');
+    return this.key;
   }
 }

@@ -18,9 +18,9 @@ export async function ensureInitialised(
   opts: { username?: string; password?: string } = {},
 ): Promise<FirstRun> {
   ScopedFs.ensureRoot(deps.root);
-  if (deps.settings.isFresh()) deps.settings.init();
-  deps.settings.signingKey();
-  if (deps.users.count() > 0) return {};
+  if (await deps.settings.isFresh()) await deps.settings.init();
+  await deps.settings.ensureSigningKey();
+  if ((await deps.users.count()) > 0) return {};
   const username = opts.username || 'admin';
   const given = opts.password;
   const isHash = !!given && /^\$2[aby]\$\d\d\$/.test(given);

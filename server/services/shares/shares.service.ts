@@ -59,28 +59,27 @@ export class SharesService {
 
   constructor(private readonly d: SharesDeps) {}
 
-  private live(rows: ShareRow[]): ShareRow[] {
+  private async live(rows: ShareRow[]): Promise<ShareRow[]> {
     const now = Math.floor(Date.now() / 1000);
-    return rows.filter((r) => {
-      if (r.expire !== 0 && r.expire <= now) {
-        this.d.store.delete(r.hash); // expired shares go when they are next read
-        return false;
-      }
-      return true;
-    });
+    const out: ShareRow[] = [];
+    for (const r of rows) {
+      if (r.expire !== 0 && r.expire <= now) await this.d.store.delete(r.hash); // expired shares go when they are next read
+      else out.push(r);
+    }
+    return out;
   }
 
-  private names(): Map<number, string> {
-    return new Map(this.d.users.all().map((u) => [u.id, u.username]));
+  private async names(): Promise<Map<number, string>> {
+    return new Map((await this.d.users.all()).map((u) => [u.id, u.username]));
   }
 
   /** Admins see every share with its owner's name; others see their own. The CLI (no user) sees all. */
   async list(actor: Actor, userId?: number): Promise<Share[]> {
     if (actor.user) authorizePath(actor, 'share');
-    const names = this.names();
-    const rows = !actor.user || actor.can('admin') ? (userId === undefined ? this.d.store.all() : this.d.store.byUser(userId)) : this.d.store.byUser(actor.user.id);
+    const names = await this.names();
+    const rows = !actor.user || actor.can('admin') ? (userId === undefined ? await this.d.store.all() : await this.d.store.byUser(userId)) : await this.d.store.byUser(actor.user.id);
     const out: Share[] = [];
-    for (const r of this.live(rows).sort((a, b) => a.userId - b.userId || a.expire - b.expire)) {
+    for (const r of (await this.live(rows)).sort((a, b) => a.userId - b.userId || a.expire - b.expire)) {
       const pinned = await this.resolve(r).catch(() => null); // links that no longer reach anything end here
       if (pinned) out.push(publicShare(pinned.row, names.get(r.userId) ?? ''));
     }
@@ -92,8 +91,8 @@ export class SharesService {
     if (!actor.user) return [];
     authorizePath(actor, 'share', path);
     const { real } = await actor.fs.stat(path);
-    const names = this.names();
-    const mine = this.live(this.d.store.byTarget(real)).filter((r) => r.userId === actor.user!.id || actor.can('admin'));
+    const names = await this.names();
+    const mine = (await this.live(await this.d.store.byTarget(real))).filter((r) => r.userId === actor.user!.id || actor.can('admin'));
     return mine.map((r) => publicShare(r, actor.can('admin') ? names.get(r.userId) ?? '' : undefined));
   }
 
@@ -126,18 +125,18 @@ export class SharesService {
       target: real,
       targetId: identityOf(stats),
     };
-    this.d.store.insert(row);
+    await this.d.store.insert(row);
     return publicShare(row);
   }
 
   /** Deletes a share: its owner or an admin only (404 unknown, 403 someone else's). */
-  remove(actor: Actor, hash: string): void {
+  async remove(actor: Actor, hash: string): Promise<void> {
     if (!hash) throw invalid('no share given');
-    const row = this.d.store.byHash(hash);
+    const row = await this.d.store.byHash(hash);
     if (!row) throw notFound(`no share "${hash}"`);
     if (actor.user) authorizePath(actor, 'share');
     if (actor.user && !actor.can('admin') && row.userId !== actor.user.id) throw forbidden();
-    this.d.store.delete(hash);
+    await this.d.store.delete(hash);
   }
 
   /**
@@ -145,8 +144,8 @@ export class SharesService {
    * share and per address), owner still allowed (403), item still in the owner's scope and rules (403/404).
    */
   async open(hash: string, subpath: string, creds: { password: string | null; token: string | null; address: string }): Promise<PublicShare> {
-    const row = this.d.store.byHash(hash);
-    if (!row || !this.live([row]).length) throw notFound();
+    const row = await this.d.store.byHash(hash);
+    if (!row || !(await this.live([row])).length) throw notFound();
     if (row.passwordHash) {
       const wait = Math.max(this.byShare.retryAfter(hash), this.byAddress.retryAfter(creds.address));
       if (wait > 0) throw new AppError('RATE_LIMITED', 'too many wrong passwords, try again later', { headers: { 'Retry-After': String(wait) } });
@@ -197,12 +196,12 @@ export class SharesService {
    * permission or rule refusal (403), which a later change may lift. Links made before pinning are pinned here.
    */
   private async resolve(row: ShareRow): Promise<{ owner: Actor; row: ShareRow; isDir: boolean }> {
-    const owner = this.d.users.byId(row.userId);
+    const owner = await this.d.users.byId(row.userId);
     if (!owner) throw notFound();
     const ownerActor = actorFor(owner, { root: this.d.root, globalRules: this.d.globalRules(), followExternalSymlinks: this.d.followExternalSymlinks });
     authorizePath(ownerActor, 'share');
-    const end = (): never => {
-      this.d.store.delete(row.hash);
+    const end = async (): Promise<never> => {
+      await this.d.store.delete(row.hash);
       throw notFound();
     };
     let scopeFs: ScopedFs;
@@ -214,7 +213,7 @@ export class SharesService {
     if (!row.target) {
       const { real, stats } = await scopeFs.stat(row.path).catch(() => end());
       const pinned = { ...row, target: real, targetId: identityOf(stats) };
-      this.d.store.pin(row.hash, row.path, pinned.target, pinned.targetId);
+      await this.d.store.pin(row.hash, row.path, pinned.target, pinned.targetId);
       authorizePath(ownerActor, 'read', row.path);
       return { owner: ownerActor, row: pinned, isDir: stats.isDirectory() };
     }
@@ -224,13 +223,13 @@ export class SharesService {
     // The path must still lead to the pinned location itself (no link swapped in) and hold the same item.
     if (!found || found.real !== row.target || identityOf(found.stats) !== row.targetId) return end();
     authorizePath(ownerActor, 'read', path);
-    if (path !== row.path) this.d.store.pin(row.hash, path, row.target, row.targetId);
+    if (path !== row.path) await this.d.store.pin(row.hash, path, row.target, row.targetId);
     return { owner: ownerActor, row: { ...row, path }, isDir: found.stats.isDirectory() };
   }
 
   /** After an owner's scope changed: every link the new scope no longer reaches ends now, not at its next use. */
   async revokeUnreachable(userId: number): Promise<void> {
-    for (const r of this.d.store.byUser(userId)) await this.resolve(r).catch(() => {});
+    for (const r of await this.d.store.byUser(userId)) await this.resolve(r).catch(() => {});
   }
 
   /** The display name of a share root (the shared item's own name). */

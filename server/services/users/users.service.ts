@@ -35,22 +35,22 @@ export class UsersService {
 
   constructor(private readonly d: UsersDeps) {}
 
-  list(): User[] {
-    return this.d.users.all().map(publicUser);
+  async list(): Promise<User[]> {
+    return (await this.d.users.all()).map(publicUser);
   }
 
   /** A user by id; non-admins reading themselves get a blank scope, as in the reference. */
-  get(actor: Actor, id: number): User {
+  async get(actor: Actor, id: number): Promise<User> {
     if (actor.user && !actor.can('admin') && actor.user.id !== id) throw forbidden();
-    const u = this.d.users.byId(id);
+    const u = await this.d.users.byId(id);
     if (!u) throw notFound();
     const out = publicUser(u);
     if (actor.user && !actor.can('admin')) out.scope = '';
     return out;
   }
 
-  find(idOrName: string): StoredUser {
-    const u = /^\d+$/.test(idOrName) ? this.d.users.byId(Number(idOrName)) : this.d.users.byUsername(idOrName);
+  async find(idOrName: string): Promise<StoredUser> {
+    const u = /^\d+$/.test(idOrName) ? await this.d.users.byId(Number(idOrName)) : await this.d.users.byUsername(idOrName);
     if (!u) throw notFound(`no user "${idOrName}"`);
     return u;
   }
@@ -96,24 +96,24 @@ export class UsersService {
     if (explicitScope) user.scope = fields.scope ?? '/';
     else if (wantsHome) user.scope = normaliseScope(`${settings.userHomeBasePath}/${cleanUsername(username)}`);
     else user.scope = tplScope === '.' || !tplScope ? '/' : normaliseScope(tplScope);
-    const checks = () => {
-      if (this.d.users.byUsername(username)) throw exists('username already taken');
-      if (wantsHome) this.refuseOverlappingHome(user.scope, 0);
+    const checks = async (users: UsersStore) => {
+      if (await users.byUsername(username)) throw exists('username already taken');
+      if (wantsHome) await this.refuseOverlappingHome(users, user.scope, 0);
     };
-    checks(); // before making any folder
+    await checks(this.d.users); // before making any folder
     const id = await this.withScopeFolder(user.scope, () =>
-      this.d.users.transaction(() => {
-        checks(); // again, atomically with the insert
-        return this.d.users.insert(user);
+      this.d.users.transaction(async (users) => {
+        await checks(users); // again, atomically with the insert
+        return users.insert(user);
       }),
     );
-    return publicUser(this.d.users.byId(id)!);
+    return publicUser((await this.d.users.byId(id))!);
   }
 
   /** A home folder must not be another user's scope, contain one, or lie inside one (the whole root excepted). */
-  private refuseOverlappingHome(scope: string, exceptId: number): void {
+  private async refuseOverlappingHome(users: UsersStore, scope: string, exceptId: number): Promise<void> {
     const s = scope.toLowerCase();
-    for (const o of this.d.users.scopesExcept(exceptId).map((x) => x.toLowerCase())) {
+    for (const o of (await users.scopesExcept(exceptId)).map((x) => x.toLowerCase())) {
       if (o === '/' || o === '.' || o === '') continue;
       if (o === s) throw exists('another user already owns that home folder');
       if (o.startsWith(s + '/') || s.startsWith(o + '/')) throw exists("that home folder overlaps another user's scope");
@@ -125,10 +125,10 @@ export class UsersService {
    * removed again (only while empty), so a failure leaves neither; a crash in between leaves at most an empty
    * folder, never a user without one.
    */
-  private async withScopeFolder<T>(scope: string, insert: () => T): Promise<T> {
+  private async withScopeFolder<T>(scope: string, insert: () => Promise<T>): Promise<T> {
     const made = await this.ensureScope(scope);
     try {
-      return insert();
+      return await insert();
     } catch (e) {
       if (made) await new ScopedFs(this.d.root).removeEmptyFolder(scope).catch(() => {});
       throw e;
@@ -169,7 +169,7 @@ export class UsersService {
       });
       if (!isAdmin && fields.some((f) => ADMIN_ONLY.includes(f))) throw forbidden();
     }
-    const current = this.d.users.byId(id);
+    const current = await this.d.users.byId(id);
     if (!current) throw notFound();
     const settings = this.d.settings.get();
     const next: StoredUser = { ...current };
@@ -188,30 +188,30 @@ export class UsersService {
       }
     }
     if (next.perm.admin) next.lockPassword = false;
-    if (current.perm.admin && !next.perm.admin && this.d.users.countAdmins() <= 1) throw forbidden('the last admin cannot lose admin rights');
+    if (current.perm.admin && !next.perm.admin && (await this.d.users.countAdmins()) <= 1) throw forbidden('the last admin cannot lose admin rights');
     // The folder first: a crash after it leaves an empty folder, never a user whose scope does not exist.
     if (next.scope !== current.scope) await this.ensureScope(next.scope);
-    this.d.users.transaction(() => {
+    await this.d.users.transaction(async (users, tx) => {
       if (next.username !== current.username) {
-        const other = this.d.users.byUsername(next.username);
+        const other = await users.byUsername(next.username);
         if (other && other.id !== id) throw exists('username already taken');
       }
-      this.d.users.update(next);
+      await users.update(next);
       const changed = REVOKING.some((f) => (f === 'password' ? passwordChanged : JSON.stringify(current[f]) !== JSON.stringify(next[f])));
-      if (changed) this.d.sessions.deleteForUser(id, actor.user?.id === id ? actor.sessionId : undefined);
+      if (changed) await this.d.sessions.with(tx).deleteForUser(id, actor.user?.id === id ? actor.sessionId : undefined);
     });
     if (next.scope !== current.scope) await this.onScopeChanged(id);
-    return publicUser(this.d.users.byId(id)!);
+    return publicUser((await this.d.users.byId(id))!);
   }
 
   /** Deletes a user (their sessions and shares go with them); the last admin cannot be deleted. */
-  delete(actor: Actor, id: number): void {
+  async delete(actor: Actor, id: number): Promise<void> {
     if (actor.user && !actor.can('admin') && actor.user.id !== id) throw forbidden();
-    this.d.users.transaction(() => {
-      const u = this.d.users.byId(id);
+    await this.d.users.transaction(async (users) => {
+      const u = await users.byId(id);
       if (!u) throw notFound();
-      if (u.perm.admin && this.d.users.countAdmins() <= 1) throw new AppError('FORBIDDEN', 'the last admin cannot be deleted');
-      this.d.users.delete(id);
+      if (u.perm.admin && (await users.countAdmins()) <= 1) throw new AppError('FORBIDDEN', 'the last admin cannot be deleted');
+      await users.delete(id);
     });
   }
 
@@ -229,24 +229,24 @@ export class UsersService {
     });
     if (!prepared.some((p) => p.user.perm.admin) && opts.replace) throw invalid('the imported users must include an admin');
     for (const p of prepared) await this.ensureScope(p.user.scope); // folders before rows, as in create()
-    this.d.users.transaction(() => {
-      if (opts.replace) for (const u of this.d.users.all()) this.d.users.delete(u.id);
+    await this.d.users.transaction(async (users, tx) => {
+      if (opts.replace) for (const u of await users.all()) await users.delete(u.id);
       for (const p of prepared) {
-        const existing = (p.id !== undefined && this.d.users.byId(p.id)) || this.d.users.byUsername(p.user.username);
+        const existing = (p.id !== undefined && (await users.byId(p.id))) || (await users.byUsername(p.user.username));
         if (existing) {
           if (!opts.overwrite) throw exists(`user "${p.user.username}" (id ${existing.id}) already exists; use --overwrite`);
-          this.d.users.update({ ...p.user, id: existing.id });
-          this.d.sessions.deleteForUser(existing.id);
-        } else this.d.users.insert(p.user, p.id);
+          await users.update({ ...p.user, id: existing.id });
+          await this.d.sessions.with(tx).deleteForUser(existing.id);
+        } else await users.insert(p.user, p.id);
       }
-      if (this.d.users.countAdmins() === 0) throw invalid('the import would leave no admin');
+      if ((await users.countAdmins()) === 0) throw invalid('the import would leave no admin');
     });
-    for (const p of prepared) await this.onScopeChanged(this.d.users.byUsername(p.user.username)!.id);
+    for (const p of prepared) await this.onScopeChanged((await this.d.users.byUsername(p.user.username))!.id);
     return prepared.length;
   }
 
   /** Full records including password hashes, for `users export` only (never over HTTP). */
-  exportAll(): StoredUser[] {
+  exportAll(): Promise<StoredUser[]> {
     return this.d.users.all();
   }
 }

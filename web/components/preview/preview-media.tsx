@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { WebResource } from '../../api/resources';
-import { bigPreviewUrl, rawUrl } from '../../api/preview';
+import { bigPreviewUrl, rawUrl, subtitleUrl } from '../../api/preview';
 import { auth } from '../../state/auth.state';
 import { pageConfig } from '../../api/page-config';
-import { DECODED_IN_BROWSER, previewState, subtitleTrackUrl } from '../../state/preview.state';
+import { DECODED_IN_BROWSER, previewState } from '../../state/preview.state';
 import { TiffCanvas } from './tiff-canvas';
 import { ViewerIcon } from './viewer-icons';
 import { ZoomSurface } from './zoom-surface';
@@ -30,37 +30,9 @@ function ImagePreview({ resource }: { resource: WebResource }) {
   );
 }
 
-/** <track>s for a video's subtitle files; SubRip files are converted to WebVTT blob URLs first. */
-function useSubtitleTracks(paths: readonly string[] | undefined): { src: string; label: string }[] {
-  const key = (paths ?? []).join('\n');
-  const [tracks, setTracks] = useState<{ src: string; label: string }[]>([]);
-  useEffect(() => {
-    const list = key ? key.split('\n') : [];
-    const controller = new AbortController();
-    const made: string[] = [];
-    void Promise.all(
-      list.map((p) =>
-        subtitleTrackUrl(p, rawUrl(p, true), controller.signal).then(
-          (src) => {
-            if (src.startsWith('blob:')) made.push(src);
-            return { src, label: p.slice(p.lastIndexOf('/') + 1) };
-          },
-          () => null,
-        ),
-      ),
-    ).then((all) => {
-      if (!controller.signal.aborted) setTracks(all.filter((x) => x !== null));
-    });
-    return () => {
-      controller.abort();
-      made.forEach((u) => URL.revokeObjectURL(u));
-    };
-  }, [key]);
-  return tracks;
-}
-
 function VideoPreview({ resource }: { resource: WebResource }) {
-  const tracks = useSubtitleTracks(resource.subtitles);
+  // The server converts SRT and ASS to WebVTT (GET /api/subtitle), so every track is a plain URL.
+  const tracks = (resource.subtitles ?? []).map((p) => ({ src: subtitleUrl(p), label: p.slice(p.lastIndexOf('/') + 1) }));
   return (
     <video className="previewer__video" data-testid="preview-video" src={rawUrl(resource.path, true)} controls autoPlay playsInline>
       {tracks.map((tr, i) => (

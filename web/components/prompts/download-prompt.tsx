@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import { ARCHIVE_FORMATS } from '../../api/resources';
+import { ARCHIVE_FORMATS } from '../../../server/contract/archive';
 import { closePrompt, type PromptData } from '../../state/prompts.state';
 import { CancelButton, PromptFrame } from './prompt-frame';
 
-/** Picks the archive format of a download: zip, tar, tar.gz, tar.bz2, tar.xz, tar.lz4, tar.sz. */
+/** Picks the archive format of a download, from the formats the server accepts (server/contract/archive.ts). */
 export function DownloadPrompt({ onChoose }: PromptData['download']) {
   const { t } = useTranslation();
   return (

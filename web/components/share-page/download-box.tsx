@@ -6,9 +6,7 @@ import { Icon } from '../ui/icon';
 import { formatExact, formatRelative, formatSize } from '../ui/format';
 import { ExtraIcon } from './icons';
 import { ShareQr } from './share-qr';
-
-/** Archive formats a folder can be downloaded as (spec §7); the first is the default. */
-export const ARCHIVE_FORMATS = ['zip', 'tar', 'tar.gz', 'tar.bz2', 'tar.xz', 'tar.lz4', 'tar.sz'] as const;
+import { ARCHIVE_FORMATS } from '../../../server/contract/archive';
 
 interface Props {
   hash: string;
