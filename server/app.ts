@@ -5,6 +5,8 @@ import { SessionsStore } from './db/sessions.store';
 import { SettingsStore } from './db/settings.store';
 import { SharesStore } from './db/shares.store';
 import { UsersStore } from './db/users.store';
+import { RateLimitsStore } from './db/rate-limits.store';
+import { RateLimiter } from './services/auth/rate-limiter';
 import { AuthService } from './services/auth/auth.service';
 import { FilesService } from './services/files/files.service';
 import { TusService } from './services/files/tus.service';
@@ -38,14 +40,15 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
   };
   const settings = new SettingsService(stores.settings);
   await settings.load();
-  const users = new UsersService({ users: stores.users, sessions: stores.sessions, settings, root: config.root });
-  const auth = new AuthService({ users: stores.users, sessions: stores.sessions, settings, usersService: users, tokenLifetimeMs: config.tokenExpirationTime });
+  const limits = new RateLimiter(new RateLimitsStore(db));
+  const users = new UsersService({ users: stores.users, sessions: stores.sessions, settings, root: config.root, limits });
+  const auth = new AuthService({ users: stores.users, sessions: stores.sessions, settings, usersService: users, limits, tokenLifetimeMs: config.tokenExpirationTime });
   const runner = new Runner({ enableExec: config.enableExec, timeoutMs: config.commandTimeout, settings, log });
   // Hooks, like the runner, exist only when the admin enabled exec.
   const hooks: Hooks = config.enableExec ? new ExecHooks(runner, settings, log) : noHooks;
   const previews = new PreviewService({ cacheDir: config.cacheDir, store: stores.previews, enableThumbnails: config.enableThumbnails, resizePreview: config.resizePreview, imageProcessors: config.imageProcessors });
   const files = new FilesService({ hooks, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader });
-  const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules });
+  const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits });
   users.onScopeChanged = (id) => shares.revokeUnreachable(id);
   return {
     config,

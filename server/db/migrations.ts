@@ -183,4 +183,24 @@ CREATE TABLE revisions (
 );
 `,
   },
+  {
+    version: 5,
+    name: 'rate-limit counters shared by every instance',
+    sql: `
+CREATE TABLE rate_limits (
+  key TEXT PRIMARY KEY,
+  hits INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX rate_limits_expires ON rate_limits(expires_at);
+`,
+    pg: `
+CREATE TABLE rate_limits (
+  key TEXT PRIMARY KEY,
+  hits INTEGER NOT NULL,
+  expires_at BIGINT NOT NULL
+);
+CREATE INDEX rate_limits_expires ON rate_limits(expires_at);
+`,
+  },
 ];

@@ -6,9 +6,9 @@ import type { UsersStore } from '../../db/users.store';
 import type { SettingsService } from '../settings/settings.service';
 import type { UsersService } from '../users/users.service';
 import { randomPassword, verifyPassword } from './password-policy';
-import { RateLimiter } from './rate-limiter';
+import { KNOWN_ADDRESS_MS, loginKeys } from './limits';
+import type { RateLimiter, Reservation } from './rate-limiter';
 
-export const LOGIN_FAILURES_PER_MINUTE = 10;
 /** The oldest sessions of a user beyond this many end when a new one starts. */
 export const MAX_SESSIONS_PER_USER = 50;
 
@@ -23,6 +23,8 @@ export interface AuthDeps {
   sessions: SessionsStore;
   settings: SettingsService;
   usersService: UsersService;
+  /** Shared attempt counters (see limits.ts for the scheme). */
+  limits: RateLimiter;
   tokenLifetimeMs: number;
   now?: () => number;
 }
@@ -41,34 +43,35 @@ function newSessionId(): string {
 
 /** Logins, signups and server-side sessions. Token signing stays in the HTTP layer (@elysiajs/jwt). */
 export class AuthService {
-  private readonly byAddress = new RateLimiter(LOGIN_FAILURES_PER_MINUTE, 60_000);
-  private readonly byUsername = new RateLimiter(LOGIN_FAILURES_PER_MINUTE, 60_000);
   private readonly now: () => number;
 
   constructor(private readonly d: AuthDeps) {
     this.now = d.now ?? Date.now;
   }
 
-  private throttle(address: string, username: string): void {
-    const wait = Math.max(this.byAddress.retryAfter(address), this.byUsername.retryAfter(username.toLowerCase()));
-    if (wait > 0) throw new AppError('RATE_LIMITED', 'too many failed logins, try again later', { headers: { 'Retry-After': String(wait) } });
+  /**
+   * Takes this attempt's slots BEFORE any comparison (concurrent attempts are each counted): per address and
+   * username, per address, and the global per-username backoff unless this address has logged in as the user.
+   */
+  private async reserve(address: string, name: string): Promise<Reservation> {
+    const limits = [loginKeys.addressUser(address, name), loginKeys.address(address)];
+    if (!(await this.d.limits.remembers(loginKeys.known(address, name)))) limits.push(loginKeys.user(name));
+    return this.d.limits.reserve(limits, 'too many failed logins, try again later');
   }
 
   /**
    * Password login (json method). Wrong credentials are a 403 whether the user exists or not, and take the
-   * same bcrypt time either way. Failures count per client address and per username.
+   * same bcrypt time either way. Attempts are counted before the comparison (see `reserve`); a success gives
+   * its slots back and clears the counters for this username.
    */
   async loginWithPassword(username: unknown, password: unknown, address: string): Promise<StoredUser> {
     const name = typeof username === 'string' ? username.trim() : '';
-    this.throttle(address, name);
+    const slot = await this.reserve(address, name);
     const user = name ? await this.d.users.byUsername(name) : null;
     const ok = await verifyPassword(typeof password === 'string' ? password : '', user?.password ?? null);
-    if (!user || !ok) {
-      this.byAddress.fail(address);
-      this.byUsername.fail(name.toLowerCase());
-      throw forbidden();
-    }
-    this.byUsername.reset(name.toLowerCase());
+    if (!user || !ok) throw forbidden(); // the reserved slots stay taken: this failure counts
+    await slot.succeeded([loginKeys.addressUser(address, name).key, loginKeys.user(name).key]);
+    await this.d.limits.remember(loginKeys.known(address, name), KNOWN_ADDRESS_MS);
     return user;
   }
 

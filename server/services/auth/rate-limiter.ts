@@ -1,39 +1,61 @@
+import { AppError } from '../../core/errors';
+import type { RateLimitsStore } from '../../db/rate-limits.store';
+
+/** One counter: at most `max` attempts per `windowMs` under `key`. */
+export interface Limit {
+  key: string;
+  max: number;
+  windowMs: number;
+}
+
+/** Slots taken for one attempt; give them back when the attempt turned out right. */
+export interface Reservation {
+  /** The attempt succeeded: its slots are returned, and the listed keys' counters (taken or not) are forgotten. */
+  succeeded(clearKeys?: string[]): Promise<void>;
+}
+
+/** How often (in reservations) ended windows are swept from the table. */
+const SWEEP_EVERY = 500;
+
 /**
- * Counts failures per key in a sliding window. In memory, per process: enough to stop online guessing
- * against one server; the log line "<path>: 403 <ip>" remains for fail2ban across restarts.
+ * Rate limits that count FIRST: an attempt reserves a slot under every key before the password comparison
+ * runs, so concurrent attempts (on this or any other instance: counters are rows) are each counted, and at
+ * most `max` of them per window ever reach the comparison. A refused attempt gives its slots back, so refusals
+ * do not extend a lockout. The "<path>: 403 <ip>" log line stays for fail2ban.
  */
 export class RateLimiter {
-  private readonly hits = new Map<string, number[]>();
+  private calls = 0;
 
-  constructor(private readonly max: number, private readonly windowMs: number, private readonly now: () => number = Date.now) {}
+  constructor(private readonly store: RateLimitsStore, private readonly now: () => number = Date.now) {}
 
-  /** Seconds until another attempt is allowed, or 0 when allowed now. */
-  retryAfter(key: string): number {
-    const list = this.prune(key);
-    if (list.length < this.max) return 0;
-    return Math.max(1, Math.ceil((list[0]! + this.windowMs - this.now()) / 1000));
+  /** Reserves one slot under each limit, or throws RATE_LIMITED (with Retry-After) and keeps nothing. */
+  async reserve(limits: Limit[], message: string): Promise<Reservation> {
+    const now = this.now();
+    if (++this.calls % SWEEP_EVERY === 0) await this.store.sweep(now);
+    const taken: string[] = [];
+    for (const l of limits) {
+      const { hits, expiresAt } = await this.store.hit(l.key, l.windowMs, now);
+      taken.push(l.key);
+      if (hits > l.max) {
+        for (const k of taken) await this.store.refund(k);
+        const wait = Math.max(1, Math.ceil((expiresAt - now) / 1000));
+        throw new AppError('RATE_LIMITED', message, { headers: { 'Retry-After': String(wait) } });
+      }
+    }
+    return {
+      succeeded: async (clearKeys = []) => {
+        for (const k of taken) if (!clearKeys.includes(k)) await this.store.refund(k);
+        for (const k of clearKeys) await this.store.clear(k);
+      },
+    };
   }
 
-  fail(key: string): void {
-    const list = this.prune(key);
-    list.push(this.now());
-    this.hits.set(key, list);
-    if (this.hits.size > 100_000) this.sweep();
+  /** Remembers `key` for `ttlMs` (e.g. an address that logged in as a user). */
+  async remember(key: string, ttlMs: number): Promise<void> {
+    await this.store.mark(key, this.now() + ttlMs);
   }
 
-  reset(key: string): void {
-    this.hits.delete(key);
-  }
-
-  private prune(key: string): number[] {
-    const cutoff = this.now() - this.windowMs;
-    const list = (this.hits.get(key) ?? []).filter((t) => t > cutoff);
-    if (list.length) this.hits.set(key, list);
-    else this.hits.delete(key);
-    return list;
-  }
-
-  private sweep(): void {
-    for (const k of [...this.hits.keys()]) this.prune(k);
+  async remembers(key: string): Promise<boolean> {
+    return this.store.live(key, this.now());
   }
 }

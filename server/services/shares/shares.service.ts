@@ -11,7 +11,8 @@ import { baseName } from '../../fs/virtual-path';
 import { actorFor, type Actor } from '../actor';
 import { authorizePath } from '../policy/file-policy';
 import { hashPassword, verifyPassword } from '../auth/password-policy';
-import { RateLimiter } from '../auth/rate-limiter';
+import { shareLimits } from '../auth/limits';
+import type { RateLimiter } from '../auth/rate-limiter';
 
 export { MAX_SHARE_DURATION } from '../../contract/share';
 const UNITS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
@@ -34,6 +35,8 @@ export interface SharesDeps {
   root: string;
   followExternalSymlinks: boolean;
   globalRules: () => Rule[];
+  /** Shared attempt counters (see auth/limits.ts for the scheme). */
+  limits: RateLimiter;
 }
 
 /** A resolved public share: the share, and an actor confined to the shared item with the owner's rules. */
@@ -54,9 +57,6 @@ export interface PublicShare {
  * owner's rules, and confines the visitor to the shared item (a file share never reaches its siblings).
  */
 export class SharesService {
-  private readonly byShare = new RateLimiter(10, 60_000);
-  private readonly byAddress = new RateLimiter(10, 60_000);
-
   constructor(private readonly d: SharesDeps) {}
 
   private async live(rows: ShareRow[]): Promise<ShareRow[]> {
@@ -147,8 +147,8 @@ export class SharesService {
     const row = await this.d.store.byHash(hash);
     if (!row || !(await this.live([row])).length) throw notFound();
     if (row.passwordHash) {
-      const wait = Math.max(this.byShare.retryAfter(hash), this.byAddress.retryAfter(creds.address));
-      if (wait > 0) throw new AppError('RATE_LIMITED', 'too many wrong passwords, try again later', { headers: { 'Retry-After': String(wait) } });
+      // A given password or token takes its slots BEFORE the comparison, so concurrent guesses are each counted.
+      const slot = creds.password || creds.token ? await this.d.limits.reserve(shareLimits(hash, creds.address), 'too many wrong passwords, try again later') : null;
       let ok = !!creds.token && sameSecret(creds.token, row.token);
       if (!ok && creds.password) {
         let pw = creds.password;
@@ -159,13 +159,8 @@ export class SharesService {
         }
         ok = await verifyPassword(pw, row.passwordHash);
       }
-      if (!ok) {
-        if (creds.password || creds.token) {
-          this.byShare.fail(hash);
-          this.byAddress.fail(creds.address);
-        }
-        throw unauthorized();
-      }
+      if (!ok) throw unauthorized(); // the reserved slots stay taken: this failure counts
+      await slot?.succeeded();
     }
     const { owner: ownerActor, row: pinned, isDir } = await this.resolve(row);
     const owner = ownerActor.user!;

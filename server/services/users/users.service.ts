@@ -7,6 +7,8 @@ import { ScopedFs } from '../../fs/scoped-fs';
 import type { Actor } from '../actor';
 import { checkPassword, hashPassword, verifyPassword } from '../auth/password-policy';
 import type { SettingsService } from '../settings/settings.service';
+import { currentPasswordLimits } from '../auth/limits';
+import type { RateLimiter } from '../auth/rate-limiter';
 import { checkUsername, cleanUsername, normaliseScope, normaliseUserFields } from './user-validation';
 
 /** Fields whose change needs the caller's current password (json auth), and that non-admins may not touch. */
@@ -20,6 +22,8 @@ export interface UsersDeps {
   sessions: SessionsStore;
   settings: SettingsService;
   root: string;
+  /** Shared attempt counters (see auth/limits.ts for the scheme). */
+  limits: RateLimiter;
 }
 
 /** The user as the API shows it: no password hash, ever. */
@@ -58,8 +62,11 @@ export class UsersService {
   /** Checks the caller's own password before sensitive changes (json auth only; the CLI is trusted). */
   async checkCurrentPassword(actor: Actor, current: unknown): Promise<void> {
     if (!actor.user || this.d.settings.get().authMethod !== 'json') return;
+    // The slot is taken BEFORE the comparison, so concurrent guesses with a stolen session are each counted.
+    const slot = await this.d.limits.reserve(currentPasswordLimits(actor.user.id), 'too many wrong current passwords, try again later');
     if (typeof current !== 'string' || !(await verifyPassword(current, actor.user.password)))
       throw invalid('the current password is incorrect');
+    await slot.succeeded();
   }
 
   /**
