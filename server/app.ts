@@ -12,7 +12,7 @@ import { FilesService } from './services/files/files.service';
 import { TusService } from './services/files/tus.service';
 import { noHooks, type Hooks } from './services/hooks/hooks';
 import { ExecHooks } from './services/hooks/exec-hooks';
-import { Runner } from './services/runner/runner.service';
+import { createRunner } from './services/runner/create-runner';
 import { PreviewService } from './services/preview/preview.service';
 import { PreviewCacheStore } from './db/preview-cache.store';
 import { UploadsStore } from './db/uploads.store';
@@ -43,9 +43,9 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
   const limits = new RateLimiter(new RateLimitsStore(db));
   const users = new UsersService({ users: stores.users, sessions: stores.sessions, settings, root: config.root, limits });
   const auth = new AuthService({ users: stores.users, sessions: stores.sessions, settings, usersService: users, limits, tokenLifetimeMs: config.tokenExpirationTime });
-  const runner = new Runner({ enableExec: config.enableExec, timeoutMs: config.commandTimeout, settings, log });
-  // Hooks, like the runner, exist only when the admin enabled exec.
-  const hooks: Hooks = config.enableExec ? new ExecHooks(runner, settings, log) : noHooks;
+  const runner = await createRunner(config, settings, log);
+  // Hooks, like the runner, exist only when exec is on and sandboxed (or the admin accepted unsafe mode).
+  const hooks: Hooks = runner.enabled ? new ExecHooks(runner, settings, log) : noHooks;
   const previews = new PreviewService({ cacheDir: config.cacheDir, store: stores.previews, enableThumbnails: config.enableThumbnails, resizePreview: config.resizePreview, imageProcessors: config.imageProcessors });
   const files = new FilesService({ hooks, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader });
   const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits });
@@ -74,3 +74,4 @@ export async function initialise(s: Services, opts: { username?: string; passwor
 }
 
 export { createHttpApp } from './http/create-http-app';
+export { drain, listenHttp } from './http/listen';

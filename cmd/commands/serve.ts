@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { createHttpApp, createServices, initialise } from '../../server/app';
+import { createHttpApp, createServices, drain, initialise, listenHttp } from '../../server/app';
 import { CONFIG_KEYS, type Config } from '../../server/core/config';
 import { redactUrl } from '../../server/db/database';
 import { AppError } from '../../server/core/errors';
 import { formatDuration } from '../../server/core/duration';
 import { VERSION } from '../../server/core/version';
 import { configFrom, fail, type GlobalOpts } from '../context';
+import { execWarning } from '../../server/services/runner/create-runner';
 
 const SHORT: Partial<Record<keyof Config, string>> = { address: 'a', port: 'p', root: 'r', baseURL: 'b', log: 'l', cert: 't', key: 'k' };
 
@@ -35,7 +36,8 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
     // Printed once, to the console only: the log destination may be a shared file.
     process.stdout.write(`User '${first.admin.username}' initialised with randomly generated password: ${first.admin.generatedPassword}\n`);
   } else if (first.admin) s.log.info(`user '${first.admin.username}' initialised with the given password`);
-  if (config.enableExec) s.log.warn('enableExec is on: users with the execute permission can run their allowed commands, and event hooks run');
+  const exec = execWarning(config, s.runner);
+  if (exec) s.log.warn(exec);
   const s0 = s.settings.get();
   if (s0.signup && !s0.createUserDir && s0.defaults.scope === '.') s.log.warn('signup is on and new users get the whole root as scope; enable createUserDir');
   const app = await createHttpApp(s);
@@ -44,19 +46,32 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
   sweep();
   setInterval(sweep, 60_000).unref();
   const tls = config.cert ? { cert: Bun.file(config.cert), key: Bun.file(config.key) } : undefined;
-  app.listen({ hostname: config.address, port: config.port, tls, maxRequestBodySize: 1024 ** 4, idleTimeout: 120 });
-  const port = app.server?.port ?? config.port;
+  // A stray error (a library's event without a listener, a rejected promise nobody awaited) is logged; it never
+  // ends the process and the requests of everyone else with it.
+  process.on('uncaughtException', (e) => s.log.error(`uncaught: ${e?.stack ?? String(e)}`));
+  process.on('unhandledRejection', (e) => s.log.error(`unhandled rejection: ${(e as Error)?.stack ?? String(e)}`));
+  const server = listenHttp(app, { hostname: config.address, port: config.port, tls, log: s.log });
+  const port = server.port ?? config.port;
   const host = config.address.includes(':') ? `[${config.address}]` : config.address;
   const url = `${tls ? 'https' : 'http'}://${host}:${port}${config.baseURL}/`;
   process.stdout.write(`Filedeck ${VERSION} listening on ${url}\n`);
   s.log.info(`root ${config.root}, database ${redactUrl(config.database)}, token lifetime ${formatDuration(config.tokenExpirationTime)}`);
-  const stop = async () => {
-    await app.stop().catch(() => {});
+  // SIGTERM, SIGINT and SIGHUP (a closed terminal, a careless `kill -HUP`) all drain: no new requests, those in
+  // flight get shutdownTimeout to finish, then the rest are cut and the database is closed. A second signal
+  // during the drain cuts at once.
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      server.stop(true);
+      return;
+    }
+    stopping = true;
+    s.log.info(`${signal}: shutting down`);
+    await drain(server, config.shutdownTimeout, s.log).catch((e) => s.log.error(`shutdown: ${(e as Error).message}`));
     await s.close().catch(() => {});
     process.exit(0);
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => void stop(sig));
 }
 
 export function registerServe(program: Command): void {

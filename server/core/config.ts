@@ -28,7 +28,11 @@ export interface Config {
   trustedProxies: string[];
   imageProcessors: number;
   commandTimeout: number; // milliseconds
+  execNetwork: boolean;
+  execUnsafeNoSandbox: boolean;
+  bwrapPath: string;
   databaseConnectTimeout: number; // milliseconds
+  shutdownTimeout: number; // milliseconds
 }
 
 type Kind = 'string' | 'int' | 'bool' | 'duration' | 'list';
@@ -59,6 +63,10 @@ export const CONFIG_KEYS: Record<keyof Config, KeySpec> = {
   trustedProxies: { kind: 'list', default: '', help: 'addresses or CIDRs whose X-Forwarded-For and auth header are trusted', check: checkProxies },
   imageProcessors: { kind: 'int', default: '4', help: 'concurrent image resizes', check: (v) => ((v as number) >= 1 && (v as number) <= 64 ? null : 'must be between 1 and 64') },
   commandTimeout: { kind: 'duration', default: '60s', help: 'time limit of runner commands and hooks', check: (v) => ((v as number) >= 1000 ? null : 'must be at least 1s') },
+  execNetwork: { kind: 'bool', default: 'false', help: 'let sandboxed commands and hooks use the network' },
+  execUnsafeNoSandbox: { kind: 'bool', default: 'false', help: 'run commands and hooks unconfined where bubblewrap is unusable (unsafe)' },
+  bwrapPath: { kind: 'string', default: '', help: 'bubblewrap executable (default: /usr/bin/bwrap, else PATH)' },
+  shutdownTimeout: { kind: 'duration', default: '30s', help: 'on SIGTERM, SIGINT or SIGHUP: how long in-flight requests may finish before they are cut', check: (v) => ((v as number) >= 0 ? null : 'must not be negative') },
   databaseConnectTimeout: { kind: 'duration', default: '10s', help: 'PostgreSQL: how long to wait for the database at start before giving up', check: (v) => ((v as number) >= 100 ? null : 'must be at least 100ms') },
 };
 
@@ -183,5 +191,6 @@ export function loadConfig(src: ConfigSources = {}): Readonly<Config> & { config
   // The preview cache is per instance: next to the SQLite file, or next to the files root with PostgreSQL.
   cfg.cacheDir = cfg.cacheDir ? resolve(cwd, cfg.cacheDir) : join(dirname(postgres ? cfg.root : cfg.database), postgres ? '.filedeck-cache' : 'cache');
   if (cfg.log && cfg.log !== 'stdout' && cfg.log !== 'stderr') cfg.log = resolve(cwd, cfg.log);
+  if (cfg.bwrapPath) cfg.bwrapPath = resolve(cwd, cfg.bwrapPath);
   return Object.freeze({ ...cfg, configFile: file });
 }

@@ -1,4 +1,4 @@
-import { close, constants, fstat, open, read, stat, type Stats } from 'node:fs';
+import { access, close, constants, fstat, open, read, stat, type Stats } from 'node:fs';
 import { promisify } from 'node:util';
 import { invalid } from '../core/errors';
 import { fromFsError, wrapFs } from './fs-errors';
@@ -8,6 +8,7 @@ const readP = promisify(read);
 const fstatP = promisify(fstat);
 const statP = promisify(stat);
 const closeP = promisify(close);
+const accessP = promisify(access);
 
 /**
  * A descriptor a consumer may drop without closing: node's FileHandle turns a handle collected while open into a
@@ -63,4 +64,11 @@ export async function openRegular(real: string): Promise<{ handle: ReadHandle; s
     await handle.close().catch(() => {});
     throw fromFsError(e);
   }
+}
+
+/** Refuses, before a response is started, a path that is no longer a readable regular file (404, 403, 400). */
+export async function checkReadable(real: string): Promise<void> {
+  const st = await wrapFs(() => statP(real));
+  if (!st.isFile()) throw invalid('not a regular file');
+  await wrapFs(() => accessP(real, constants.R_OK));
 }

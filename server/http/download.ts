@@ -4,6 +4,7 @@ import type { Actor } from '../services/actor';
 import { authorizePath } from '../services/policy/file-policy';
 import { archiveTargets, createArchive } from '../services/archive/archive.service';
 import { disposition, sendFile } from './send-file';
+import { userBytesHeaders } from './user-bytes';
 
 /** Streams one file, or an archive of a folder / a `files=` selection, to an actor allowed to download. */
 export async function download(request: Request, actor: Actor, path: string): Promise<Response> {
@@ -23,7 +24,7 @@ export async function download(request: Request, actor: Actor, path: string): Pr
       'Content-Type': contentType,
       'Content-Disposition': disposition('attachment', name),
       'Cache-Control': 'private',
-      'X-Content-Type-Options': 'nosniff',
+      ...userBytesHeaders(contentType),
     },
   });
 }

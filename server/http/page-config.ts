@@ -1,11 +1,11 @@
-import type { PageConfig, Settings } from '../contract/settings';
+import type { ExecSandbox, PageConfig, Settings } from '../contract/settings';
 import type { Config } from '../core/config';
 import { VERSION } from '../core/version';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The page configuration the web app reads at start (spec §3 "Page configuration flags"). No secrets here. */
-export function pageConfig(config: Readonly<Config>, settings: Settings): PageConfig {
+export function pageConfig(config: Readonly<Config>, settings: Settings, execSandbox: ExecSandbox): PageConfig {
   const b = settings.branding;
   return {
     Name: b.name,
@@ -25,6 +25,7 @@ export function pageConfig(config: Readonly<Config>, settings: Settings): PageCo
     EnableThumbs: config.enableThumbnails,
     ResizePreview: config.resizePreview,
     EnableExec: config.enableExec,
+    ExecSandbox: execSandbox,
     TusSettings: settings.tus,
     CSS: !!b.files && existsSync(join(b.files, 'custom.css')),
     Color: b.color,
@@ -47,8 +48,10 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export function renderIndex(template: string, cfg: PageConfig): string {
   const title = escapeHtml(cfg.Name || 'Filedeck');
   const css = cfg.CSS ? `<link rel="stylesheet" href="${escapeHtml(cfg.StaticURL)}/custom.css">` : '';
+  // Replacer functions, never replacement strings: admin-set text ("$&", "$'", "$1"...) is inserted as it is.
+  const config = `<script id="filedeck-config" type="application/json">${scriptSafeJson(cfg)}</script>${css}</head>`;
   return template
-    .replace(/(src|href)="\.\//g, `$1="${cfg.StaticURL}/`)
-    .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
-    .replace('</head>', `<script id="filedeck-config" type="application/json">${scriptSafeJson(cfg)}</script>${css}</head>`);
+    .replace(/(src|href)="\.\//g, (_m, attr: string) => `${attr}="${cfg.StaticURL}/`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${title}</title>`)
+    .replace('</head>', () => config);
 }

@@ -1,10 +1,9 @@
 import type { Stats } from 'node:fs';
 import { mimeOf } from '../services/files/detect-type';
 import { textResponse } from './plugins/error.plugin';
+import { userBytesHeaders } from './user-bytes';
+import { checkReadable } from '../fs/open-regular';
 
-// Files are served from our origin, so nothing in them may run: no script, and a sandbox (unique origin) for
-// anything a browser could render as a document (HTML, SVG, XML). PDFs keep the browser's viewer working.
-const FILE_CSP = "default-src 'none'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'unsafe-inline'; script-src 'none'; frame-ancestors 'self'";
 
 /** RFC 6266/5987 Content-Disposition with an ASCII fallback and the exact UTF-8 name. */
 export function disposition(kind: 'inline' | 'attachment', name: string): string {
@@ -37,7 +36,10 @@ export function parseRange(header: string | null, size: number): { start: number
  * Streams a file (never buffered) with Range/206, If-Modified-Since/304, If-Range, Last-Modified and a weak
  * ETag. `inline` keeps the detected type; otherwise the browser gets an octet-stream attachment.
  */
-export function sendFile(request: Request, real: string, stats: Stats, name: string, inline: boolean, extra: Record<string, string> = {}): Response {
+export async function sendFile(request: Request, real: string, stats: Stats, name: string, inline: boolean, extra: Record<string, string> = {}): Promise<Response> {
+  // The body is opened lazily, after the headers: a file that vanished or cannot be read is refused here
+  // (404/403/400), not as a failed stream.
+  await checkReadable(real);
   const lastModified = new Date(Math.floor(stats.mtimeMs / 1000) * 1000);
   const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
   const mime = mimeOf(name);
@@ -49,8 +51,7 @@ export function sendFile(request: Request, real: string, stats: Stats, name: str
     ETag: etag,
     'Accept-Ranges': 'bytes',
     'Cache-Control': 'private',
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Security-Policy': mime === 'application/pdf' ? FILE_CSP : `${FILE_CSP}; sandbox`,
+    ...userBytesHeaders(mime),
     ...extra,
   };
   const ims = request.headers.get('if-modified-since');

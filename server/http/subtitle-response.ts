@@ -1,6 +1,7 @@
 import type { Subtitle } from '../services/files/subtitles';
 import { textResponse } from './plugins/error.plugin';
 import { disposition, parseRange, sendFile } from './send-file';
+import { userBytesHeaders } from './user-bytes';
 
 const VTT = 'text/vtt; charset=utf-8';
 
@@ -9,7 +10,7 @@ const VTT = 'text/vtt; charset=utf-8';
  * bytes with the same headers, Range and validators (the source file's size and time, marked as converted).
  * The bytes are the user's: nosniff and a sandbox CSP, as for raw files.
  */
-export function subtitleResponse(request: Request, sub: Subtitle): Response {
+export async function subtitleResponse(request: Request, sub: Subtitle): Promise<Response> {
   if (sub.kind === 'file') return sendFile(request, sub.real, sub.stats, sub.name, true, { 'Content-Type': VTT });
   const { body, stats } = sub;
   const lastModified = new Date(Math.floor(stats.mtimeMs / 1000) * 1000);
@@ -21,8 +22,7 @@ export function subtitleResponse(request: Request, sub: Subtitle): Response {
     ETag: etag,
     'Accept-Ranges': 'bytes',
     'Cache-Control': 'private',
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Security-Policy': "default-src 'none'; sandbox",
+    ...userBytesHeaders('text/vtt'),
   };
   if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
   let range = parseRange(request.headers.get('range'), body.length);

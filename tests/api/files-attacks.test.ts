@@ -66,6 +66,7 @@ const ROUTES: Route[] = [
   ['copy dst', 'PATCH', (a) => `/api/resources${a.from ?? '/docs/f.txt'}?action=copy&override=true&destination=${a.dest}`],
   ['move dst', 'PATCH', (a) => `/api/resources${a.from ?? '/docs/f.txt'}?action=rename&override=true&destination=${a.dest}`],
   ['recursive', 'GET', (a) => `/api/resources/recursive${a.tail}`],
+  ['tree', 'GET', (a) => `/api/tree${a.tail}`],
   ['usage', 'GET', (a) => `/api/usage${a.tail}`],
   ['raw', 'GET', (a) => `/api/raw${a.tail}`],
   ['raw tar', 'GET', (a) => `/api/raw${a.tail}?algo=tar`],

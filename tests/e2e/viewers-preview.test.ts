@@ -159,7 +159,7 @@ describe('previewer', () => {
     });
     put(root, 'Movies/clip.webm', Buffer.from(webm, 'base64'));
     put(root, 'Movies/clip.en.vtt', 'WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nHello in WebVTT\n');
-    put(root, 'Movies/clip.fr.srt', '1\n00:00:00,000 --> 00:00:05,000\nBonjour en SubRip\n');
+    put(root, 'Movies/clip.fr.srt', '1\n00:00:00,000 --> 00:00:05,000\nBonjour<br>en SubRip\n');
     await page.goto(`${server.url}/files/Movies/clip.webm`);
     const video = page.locator('[data-testid=preview-video]');
     await video.waitFor();
@@ -168,8 +168,9 @@ describe('previewer', () => {
     const tracks = await page.locator('[data-testid=preview-video] track').evaluateAll((els) =>
       els.map((e) => ({ label: e.getAttribute('label'), src: e.getAttribute('src') })),
     );
-    expect(tracks.find((t) => t.label === 'clip.en.vtt')?.src).toBe('/api/raw/Movies/clip.en.vtt?inline=true');
-    expect(tracks.find((t) => t.label === 'clip.fr.srt')?.src).toStartWith('blob:');
+    // Every track through the reference's subtitle route: the server converts SubRip (and ASS) to WebVTT.
+    expect(tracks.find((t) => t.label === 'clip.en.vtt')?.src).toBe('/api/subtitle/Movies/clip.en.vtt');
+    expect(tracks.find((t) => t.label === 'clip.fr.srt')?.src).toBe('/api/subtitle/Movies/clip.fr.srt');
     // both tracks load their cues
     const cues = await page.evaluate(async () => {
       const v = document.querySelector('[data-testid=preview-video]') as HTMLVideoElement;
@@ -181,7 +182,7 @@ describe('previewer', () => {
       }
       return out.sort();
     });
-    expect(cues).toEqual(['Bonjour en SubRip', 'Hello in WebVTT']);
+    expect(cues).toEqual(['Bonjour\nen SubRip', 'Hello in WebVTT']);
     await page.waitForFunction(() => ((document.querySelector('[data-testid=preview-video]') as HTMLVideoElement).readyState ?? 0) >= 1);
     await shot(page, 'viewers-video');
   });

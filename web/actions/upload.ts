@@ -25,7 +25,7 @@ async function namesIn(base: string): Promise<{ name: string; isDir: boolean }[]
 
 /**
  * Which top-level names of the upload clash with what `base` holds. A folder meeting a folder of the same name
- * is merged, so it clashes only when one of its files already exists there (GET /api/resources/recursive).
+ * is merged, so it clashes only when one of its files already exists there (GET /api/tree).
  */
 async function conflicts(entries: readonly UploadEntry[], base: string, existing: { name: string; isDir: boolean }[]): Promise<string[]> {
   const byName = new Map(existing.map((e) => [e.name, e.isDir]));

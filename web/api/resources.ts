@@ -46,16 +46,19 @@ export async function fetchChecksum(path: string, algo: string): Promise<string>
   return res.checksums?.[algo] ?? '';
 }
 
-/** An entry of GET /api/resources/recursive/{path}: every descendant of a folder. */
+/** An entry of GET /api/tree/{path}: every descendant of a folder. */
 export interface TreeEntry {
   path: string;
   name: string;
   isDir: boolean;
 }
 
-/** GET /api/resources/recursive/{path}: the whole tree under a folder (used to find upload conflicts). */
+/**
+ * GET /api/tree/{path}: the whole tree under a folder (used to find upload conflicts). Not the reference's
+ * `/resources/recursive/{path}`, which would shadow a folder named "recursive" at the scope root.
+ */
 export function fetchTree(path: string, signal?: AbortSignal): Promise<TreeEntry[]> {
-  return requestJson<TreeEntry[]>(`/resources/recursive${encodePath(absolute(path))}`, { signal });
+  return requestJson<TreeEntry[]>(`/tree${encodePath(absolute(path))}`, { signal });
 }
 
 /** POST /api/resources/{path}: an empty body makes an empty file, a path ending in '/' a folder. 409 = exists. */

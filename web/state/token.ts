@@ -1,4 +1,5 @@
 import type { TokenUser } from '../../server/contract/user';
+import { pageConfig } from '../api/page-config';
 
 export interface TokenPayload {
   user: TokenUser;
@@ -10,6 +11,8 @@ export interface TokenPayload {
 
 const STORAGE_KEY = 'jwt';
 const COOKIE = 'auth';
+/** The cookie goes only to this instance's paths (another app under the same host never receives the token). */
+const cookiePath = () => `${pageConfig.BaseURL}/`;
 
 function base64UrlDecode(part: string): string {
   const b64 = part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '=');
@@ -53,7 +56,7 @@ export function storeToken(token: string): void {
     // Private mode without storage: the session still works for this page.
   }
   const secure = window.location.protocol === 'https:' ? '; Secure' : '';
-  document.cookie = `${COOKIE}=${token}; Path=/; SameSite=Strict${secure}`;
+  document.cookie = `${COOKIE}=${token}; Path=${cookiePath()}; SameSite=Strict${secure}`;
 }
 
 /** Removes the token from localStorage and the cookie. */
@@ -63,5 +66,7 @@ export function forgetToken(): void {
   } catch {
     // nothing stored
   }
+  document.cookie = `${COOKIE}=; Path=${cookiePath()}; Max-Age=0; SameSite=Strict`;
+  // A cookie an older version set on "/" goes too.
   document.cookie = `${COOKIE}=; Path=/; Max-Age=0; SameSite=Strict`;
 }

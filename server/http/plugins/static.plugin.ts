@@ -5,6 +5,7 @@ import type { Services } from '../../services/services';
 import { toVirtualPath } from '../../fs/virtual-path';
 import { pageConfig, renderIndex } from '../page-config';
 import { textResponse } from './error.plugin';
+import { userBytesHeaders } from '../user-bytes';
 
 /** Built web assets: relative name ("index.html", "app-x1y2.js", "app-x1y2.js.br") -> readable file path. */
 type AssetMap = Record<string, string>;
@@ -38,7 +39,7 @@ async function loadAssets(): Promise<AssetMap | null> {
 // The page may only load our own scripts; the config is inert JSON, not an inline script.
 const INDEX_CSP = [
   "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
-  "media-src 'self' blob:", "connect-src 'self' ws: wss:", "worker-src 'self' blob:", "font-src 'self' data:",
+  "media-src 'self' blob:", "connect-src 'self'", "worker-src 'self' blob:", "font-src 'self' data:",
   "object-src 'none'", "base-uri 'self'", "frame-ancestors 'self'", "form-action 'self'",
 ].join('; ');
 
@@ -82,12 +83,14 @@ export async function staticPlugin(s: Services) {
     }
     const p = join(dir, rel);
     if (!existsSync(p) || !statSync(p).isFile()) return null;
-    return new Response(Bun.file(p), { headers: { 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' } });
+    // Admin-controlled bytes: the same sandbox as users' files (an SVG here must not run script for visitors).
+    const type = name === 'custom.css' ? 'text/css; charset=utf-8' : Bun.file(p).type;
+    return new Response(Bun.file(p), { headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600', ...userBytesHeaders(type) } });
   };
 
   const index = (): Response => {
     if (!template) return new Response('Filedeck: the web app is not built. Run `bun run build`.\n', { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
-    return new Response(renderIndex(template, pageConfig(s.config, s.settings.get())), {
+    return new Response(renderIndex(template, pageConfig(s.config, s.settings.get(), s.runner.mode)), {
       headers: {
         'Content-Type': 'text/html; charset=utf-8',
         'Cache-Control': 'no-cache, no-store, must-revalidate',

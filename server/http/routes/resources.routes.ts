@@ -17,8 +17,8 @@ export function resourcesRoutes(s: Services, auth: AuthPlugin) {
   const base = s.config.baseURL;
   const P = `${base}/api/resources`;
 
-  const recursive = ({ request, actor }: Ctx) => {
-    const path = pathAfter(request, `${P}/recursive`).path;
+  const tree = (request: Request, actor: Actor, prefix: string) => {
+    const path = pathAfter(request, prefix).path;
     const gen = s.files.recursive(actor, path, request.signal);
     // Pull the first entry before answering, so a missing or non-folder path is a proper 404/400.
     return gen.next().then((first) => {
@@ -30,6 +30,15 @@ export function resourcesRoutes(s: Services, auth: AuthPlugin) {
         headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache, no-store, must-revalidate' },
       });
     });
+  };
+  /**
+   * The reference's `/api/resources/recursive/{path}` tree route shadows a folder named `recursive` at the scope
+   * root. Here the folder wins when the caller can see one (a normal listing, as for any other name); otherwise the
+   * route keeps the reference's meaning for its client. Our web app asks `/api/tree/{path}`, which shadows nothing.
+   */
+  const recursiveOrFolder = async (ctx: Ctx) => {
+    if (ctx.actor.allows('/recursive') && (await ctx.actor.fs.stat('/recursive').then(() => true, () => false))) return get(ctx);
+    return tree(ctx.request, ctx.actor, `${P}/recursive`);
   };
   const get = async ({ request, actor }: Ctx) => {
     const checksum = new URL(request.url).searchParams.get('checksum') ?? undefined;
@@ -60,8 +69,10 @@ export function resourcesRoutes(s: Services, auth: AuthPlugin) {
 
   return new Elysia()
     .use(auth)
-    .get('/api/resources/recursive', recursive, { auth: 'user' })
-    .get('/api/resources/recursive/*', recursive, { auth: 'user' })
+    .get('/api/resources/recursive', recursiveOrFolder, { auth: 'user' })
+    .get('/api/resources/recursive/*', recursiveOrFolder, { auth: 'user' })
+    .get('/api/tree', ({ request, actor }: Ctx) => tree(request, actor, `${base}/api/tree`), { auth: 'user' })
+    .get('/api/tree/*', ({ request, actor }: Ctx) => tree(request, actor, `${base}/api/tree`), { auth: 'user' })
     .get('/api/resources', get, { auth: 'user' })
     .get('/api/resources/*', get, { auth: 'user' })
     .post('/api/resources/*', post, { auth: 'user', parse: 'none' })
