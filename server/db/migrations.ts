@@ -203,4 +203,16 @@ CREATE TABLE rate_limits (
 CREATE INDEX rate_limits_expires ON rate_limits(expires_at);
 `,
   },
+  {
+    version: 6,
+    name: 'renewed sessions remember their successor (a grace window for concurrent renews)',
+    sql: `
+ALTER TABLE sessions ADD COLUMN replaced_by TEXT;
+CREATE INDEX sessions_replaced_by ON sessions(replaced_by);
+`,
+    pg: `
+ALTER TABLE sessions ADD COLUMN replaced_by TEXT;
+CREATE INDEX sessions_replaced_by ON sessions(replaced_by);
+`,
+  },
 ];
