@@ -6,6 +6,9 @@ export type HookName = `${'before' | 'after'}_${(typeof EVENTS)[number]}`;
 
 export type AuthMethod = 'json' | 'noauth' | 'proxy';
 
+/** How runner commands and hooks run: inside bubblewrap, unconfined (admin's explicit unsafe flag), or not at all. */
+export type ExecSandbox = 'bubblewrap' | 'none-unsafe' | 'off';
+
 export interface Branding {
   name: string;
   disableExternal: boolean;
@@ -56,6 +59,8 @@ export interface PageConfig {
   EnableThumbs: boolean;
   ResizePreview: boolean;
   EnableExec: boolean;
+  /** Read-only: whether commands run sandboxed (the settings screen says so next to the runner fields). */
+  ExecSandbox: ExecSandbox;
   TusSettings: { chunkSize: number; retryCount: number };
   CSS: boolean;
   Color: string;

@@ -17,6 +17,18 @@ interface Run {
   exit: number | null;
   code: number;
   reason: string;
+  /** Frames that were not text: the runner must send none. */
+  binary: number;
+}
+
+/** What our web app does: the close code states the exit (1000 = 0, 4000+N = N); a failure's last line says it too. */
+function settle(out: Run): Run {
+  out.exit = out.code === 1000 ? 0 : out.code >= 4000 && out.code < 5000 ? out.code - 4000 : null;
+  if (out.exit) {
+    expect(out.lines[out.lines.length - 1]).toBe(`exit status ${out.exit}`);
+    out.lines.pop();
+  }
+  return out;
 }
 
 /** Opens the command socket on a real loopback server, sends one line, collects everything until close. */
@@ -29,24 +41,28 @@ async function start(flags: Record<string, unknown> = { enableExec: 'true', comm
     await server.stop();
   };
   const port = server.server!.port;
-  const run = (line: string, opts: { token?: string; path?: string; origin?: string; closeAfterMs?: number } = {}) =>
+  const run = (line: string, opts: { token?: string; path?: string; origin?: string; closeAfterMs?: number; cookie?: boolean } = {}) =>
     new Promise<Run>((resolve) => {
-      const url = `ws://127.0.0.1:${port}/api/command${opts.path ?? '/work'}${opts.token ? `?auth=${opts.token}` : ''}`;
-      const ws = new WebSocket(url, opts.origin ? ({ headers: { Origin: opts.origin } } as never) : undefined);
+      const query = opts.token && !opts.cookie ? `?auth=${opts.token}` : '';
+      const url = `ws://127.0.0.1:${port}/api/command${opts.path ?? '/work'}${query}`;
+      const headers: Record<string, string> = {};
+      if (opts.origin) headers.Origin = opts.origin;
+      if (opts.cookie && opts.token) headers.Cookie = `auth=${opts.token}`;
+      const ws = new WebSocket(url, { headers } as never);
       ws.binaryType = 'arraybuffer';
-      const out: Run = { lines: [], exit: null, code: 0, reason: '' };
+      const out: Run = { lines: [], exit: null, code: 0, reason: '', binary: 0 };
       ws.onopen = () => {
         ws.send(line);
         if (opts.closeAfterMs) setTimeout(() => ws.close(), opts.closeAfterMs);
       };
       ws.onmessage = (e) => {
         if (typeof e.data === 'string') out.lines.push(e.data);
-        else out.exit = JSON.parse(new TextDecoder().decode(e.data)).exit;
+        else out.binary++;
       };
       ws.onclose = (e) => {
         out.code = e.code;
         out.reason = e.reason;
-        resolve(out);
+        resolve(settle(out));
       };
     });
   return { run, port };
@@ -63,11 +79,23 @@ describe('command runner', () => {
     const token = await allow(['ls', 'sh']);
     const r = await run('ls -1', { token });
     expect(r.lines).toEqual(['hello.txt']);
-    expect([r.exit, r.code]).toEqual([0, 1000]);
+    expect([r.exit, r.code, r.binary]).toEqual([0, 1000, 0]);
     const fail = await run('ls does-not-exist', { token });
     expect(fail.exit).not.toBe(0);
     expect(fail.code).toBe(4000 + fail.exit!);
     expect(fail.lines.join('\n')).toContain('does-not-exist');
+    const three = await run(`sh -c 'echo out; exit 3'`, { token });
+    expect([three.lines, three.exit, three.code, three.binary]).toEqual([['out'], 3, 4003, 0]);
+  });
+
+  test('the web app authenticates with the auth cookie, with no token in the URL', async () => {
+    const { run } = await start();
+    const token = await allow(['ls']);
+    const r = await run('ls -1', { token, cookie: true });
+    expect([r.lines, r.exit]).toEqual([['hello.txt'], 0]);
+    const forged = await run('ls -1', { token: token.slice(0, -3) + 'AAA', cookie: true });
+    expect(forged.lines).toEqual([]);
+    expect(forged.code).not.toBe(1000);
   });
 
   test('stdout and stderr arrive as they are printed, line by line', async () => {
@@ -145,7 +173,7 @@ describe('command runner', () => {
     const token = await allow(['sh', 'env']);
     const env = await run('env', { token });
     const names = env.lines.map((l) => l.split('=')[0]).sort();
-    expect(names).toEqual(['HOME', 'LANG', 'LC_ALL', 'PATH', 'TERM']);
+    expect(names).toEqual(['HOME', 'LANG', 'LC_ALL', 'PATH', 'PWD', 'TERM']); // PWD: set by the sandbox's chdir
     const pwd = await run(`sh -c pwd`, { token });
     expect(pwd.lines[0]!.endsWith('/work')).toBe(true);
     const out = await run('ls', { token, path: '/../..' });
@@ -169,17 +197,19 @@ describe('event hooks', () => {
   }
 
   test('hooks receive FILE, SCOPE, TRIGGER, USERNAME and DESTINATION as environment variables', async () => {
-    const log = join(await Bun.$`mktemp -d`.text().then((s) => s.trim()), 'hook.log');
-    const token = await withHooks({ after_upload: [`sh -c 'printf "%s|%s|%s|%s|%s\\n" "$TRIGGER" "$USERNAME" "$SCOPE" "$FILE" "$DESTINATION" >> ${log}'`] });
+    // Written in the admin's scope (the whole root; hooks start there and see nothing else).
+    const token = await withHooks({ after_upload: [`sh -c 'printf "%s|%s|%s|%s|%s\\n" "$TRIGGER" "$USERNAME" "$SCOPE" "$FILE" "$DESTINATION" >> hook.log'`] });
     expect((await t.req('POST', '/api/resources/in/a.txt', { token, raw: 'x' })).status).toBe(200);
-    const line = readFileSync(log, 'utf8').trim().split('|');
+    const line = readFileSync(join(t.root, 'hook.log'), 'utf8').trim().split('|');
     expect(line.slice(0, 3)).toEqual(['after_upload', 'admin', '/']);
     expect(line[3]!.endsWith('/in/a.txt')).toBe(true);
   });
 
   test('a file name full of shell syntax executes nothing', async () => {
-    const dir = await Bun.$`mktemp -d`.text().then((s) => s.trim());
-    const token = await withHooks({ before_upload: ['true'], after_upload: [`sh -c 'echo "$FILE" > ${dir}/seen'`, 'echo $FILE'] });
+    // Hooks start in the scope root (here the whole files root): a relative path lands there.
+    const token = await withHooks({ before_upload: ['true'], after_upload: [`sh -c 'echo "$FILE" > seen-dir/seen'`, 'echo $FILE'] });
+    const dir = join(t.root, 'seen-dir');
+    mkdirSync(dir);
     const name = 'a; touch pwned $(touch pwned2) `touch pwned3`.txt';
     const r = await t.req('POST', `/api/resources/in/${encodeURIComponent(name)}`, { token, raw: 'x' });
     expect(r.status).toBe(200);

@@ -10,44 +10,55 @@ export interface CommandEvents {
   closed(code: number, failed: boolean): void;
 }
 
-/** The runner socket URL for a folder (the token goes in the query: browsers cannot set headers on WebSockets). */
-function commandUrl(path: string, token: string): string {
+/**
+ * The runner socket URL for a folder. No token in it: URLs end up in proxy logs and browser history. The
+ * browser sends the `auth` cookie with the upgrade request, and the server reads it there.
+ */
+function commandUrl(path: string): string {
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${window.location.host}${pageConfig.BaseURL}/api/command${encodePath(path)}?auth=${encodeURIComponent(token)}`;
+  return `${scheme}://${window.location.host}${pageConfig.BaseURL}/api/command${encodePath(path)}`;
 }
 
-function readExit(data: ArrayBuffer): number | null {
-  try {
-    const v = JSON.parse(new TextDecoder().decode(data)) as { exit?: unknown };
-    return typeof v.exit === 'number' ? v.exit : null;
-  } catch {
-    return null;
-  }
+const EXIT_LINE = /^exit status (\d+)$/;
+
+/** The exit code a close code states: 1000 = success, 4000+N = exit N; null for anything else. */
+function exitFromClose(code: number): number | null {
+  if (code === 1000) return 0;
+  return code >= 4000 && code <= 4999 ? code - 4000 : null;
 }
 
 /**
- * WebSocket /api/command{path}: one socket per command. The line is sent once the socket opens; text frames are
- * output lines; a binary frame carries {"exit":code}. Returns a function that stops the command (closes the socket).
+ * WebSocket /api/command{path}: one socket per command. The line is sent once the socket opens; every frame is
+ * a text line. A failed command's last line is `exit status N` and the close code says 4000+N: a line of that
+ * shape is held back until the next frame or the close shows whether it was the status or ordinary output.
+ * Returns a function that stops the command (closes the socket).
  */
-export function runCommand(path: string, token: string, commandLine: string, on: CommandEvents): () => void {
-  const ws = new WebSocket(commandUrl(path, token));
-  ws.binaryType = 'arraybuffer';
+export function runCommand(path: string, commandLine: string, on: CommandEvents): () => void {
+  const ws = new WebSocket(commandUrl(path));
   let opened = false;
   let finished = false;
+  let held: string | null = null;
+  const flush = () => {
+    if (held !== null) on.line(held);
+    held = null;
+  };
   ws.onopen = () => {
     opened = true;
     ws.send(commandLine);
   };
-  ws.onmessage = (e: MessageEvent<string | ArrayBuffer>) => {
-    if (typeof e.data === 'string') on.line(e.data);
-    else {
-      const code = readExit(e.data);
-      if (code !== null) on.exit(code);
-    }
+  ws.onmessage = (e: MessageEvent<unknown>) => {
+    if (typeof e.data !== 'string') return; // the server sends text only
+    flush();
+    if (EXIT_LINE.test(e.data)) held = e.data;
+    else on.line(e.data);
   };
   ws.onclose = (e) => {
     if (finished) return;
     finished = true;
+    const code = exitFromClose(e.code);
+    if (held !== null && code !== null && code !== 0 && held === `exit status ${code}`) held = null;
+    flush();
+    if (code !== null) on.exit(code);
     on.closed(e.code, !opened);
   };
   return () => {

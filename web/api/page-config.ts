@@ -19,6 +19,7 @@ const DEFAULTS: PageConfig = {
   EnableThumbs: true,
   ResizePreview: true,
   EnableExec: false,
+  ExecSandbox: 'off',
   TusSettings: { chunkSize: 10 * 1024 * 1024, retryCount: 5 },
   CSS: false,
   Color: '',

@@ -1,6 +1,5 @@
 import { proxy, ref } from 'valtio/vanilla';
 import { runCommand } from '../api/command';
-import { auth } from './auth.state';
 import { files } from './files.state';
 import { pageConfig } from '../api/page-config';
 
@@ -87,7 +86,7 @@ export function runShellLine(input: string): void {
   const folder = currentFolder();
   push({ kind: 'command', text: line });
   shellState.running = true;
-  stopCurrent = runCommand(folder, auth.token, line, {
+  stopCurrent = runCommand(folder, line, {
     line: (text) => push({ kind: 'output', text }),
     exit: (code) => {
       if (code !== 0) push({ kind: 'info', text: '', key: 'exitCode', code });

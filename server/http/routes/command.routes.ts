@@ -22,10 +22,16 @@ function sameOrigin(request: Request): boolean {
   }
 }
 
+/** The last text frame of a command that failed; the reference's shell prints it as is, like Go's exec error. */
+export const exitLine = (code: number) => `exit status ${code}`;
+
 /**
  * WebSocket /api/command/{path}: the client sends one command line; output lines arrive as text frames as they
- * are printed; then a binary frame {"exit":code} and a close (1000 on success, 4000+code otherwise). Refusals
- * send the one NOT_ALLOWED text and close with 1008. Closing the socket kills the command's process group.
+ * are printed. Only text frames are ever sent (the reference's shell appends every frame as text). A non-zero
+ * exit adds the text frame `exit status N`; then the socket closes with 1000 on success or 4000+N, so a client
+ * can tell that line from output that merely looks like it. Refusals send one text (NOT_ALLOWED, or why exec is
+ * off) and close with 1008. Closing the socket kills the command and everything it started. Authentication is
+ * the `auth` cookie (our web app) or `?auth=` (the reference's client), read by the auth plugin.
  */
 export function commandRoutes(s: Services, auth: AuthPlugin) {
   const P = `${s.config.baseURL}/api/command`;
@@ -40,7 +46,7 @@ export function commandRoutes(s: Services, auth: AuthPlugin) {
       conns.set(ws.id, { started: false, abort: new AbortController() });
       const data = ws.data as unknown as { request: Request };
       if (!sameOrigin(data.request)) refuse(ws, 'Cross-origin requests are not allowed.');
-      else if (!s.runner.enabled) refuse(ws);
+      else if (!s.runner.enabled) refuse(ws, s.runner.refusal);
     },
     async message(ws, message) {
       const conn = conns.get(ws.id);
@@ -57,7 +63,7 @@ export function commandRoutes(s: Services, auth: AuthPlugin) {
       s.log.info(`command by ${actor.user?.username}: ${prepared.argv.join(' ')} (in ${prepared.cwd})`);
       const code = await s.runner.run(prepared, (_stream, text) => void ws.send(text), conn.abort.signal);
       if (conn.abort.signal.aborted) return;
-      ws.raw.send(new TextEncoder().encode(JSON.stringify({ exit: code })));
+      if (code !== 0) ws.send(exitLine(code));
       ws.close(code === 0 ? 1000 : 4000 + Math.min(Math.max(code, 0), 999), `exit ${code}`);
     },
     close(ws) {

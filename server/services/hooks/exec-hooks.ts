@@ -6,7 +6,7 @@ import type { SettingsService } from '../settings/settings.service';
 import type { HookContext, HookEvent, Hooks } from './hooks';
 
 /**
- * Event hooks run through the runner's safe spawn: the admin's command line is split into argv (or handed to
+ * Event hooks run through the runner's safe spawn (inside bubblewrap: only the acting user's scope is visible): the admin's command line is split into argv (or handed to
  * settings.shell, when an admin configured one), and the event's data travels ONLY as environment variables
  * (FILE, SCOPE, TRIGGER, USERNAME, DESTINATION), never spliced into the command, so a file named
  * `a; rm -rf x $(id).txt` is just a value. Same time limit as the runner. A failing before-hook refuses the
@@ -51,7 +51,8 @@ export class ExecHooks implements Hooks {
         return true;
       }
       const out: string[] = [];
-      const code = await this.runner.run({ argv: [bin, ...argv.slice(1)], cwd: scopeRoot }, (_s, l) => void (out.length < 20 && out.push(l)), undefined, env);
+      // Same spawn as the runner: inside the sandbox, seeing only this user's scope.
+      const code = await this.runner.run({ argv: [bin, ...argv.slice(1)], cwd: scopeRoot, scope: scopeRoot }, (_s, l) => void (out.length < 20 && out.push(l)), undefined, env);
       if (code !== 0) {
         this.log.warn(`hook ${trigger} "${line}" exited ${code}: ${out.join(' | ').slice(0, 500)}`);
         return true;

@@ -1,16 +1,23 @@
+import type { ExecSandbox } from '../../contract/settings';
 import { AppError } from '../../core/errors';
 import type { Logger } from '../../core/log';
 import type { Actor } from '../actor';
 import type { SettingsService } from '../settings/settings.service';
 import { splitCommandLine } from './command-line';
+import { SAFE_PATH, sandboxArgv, type SandboxOptions } from './sandbox';
 
 /** One text for every refusal, so a user cannot tell a missing binary from a forbidden one. */
 export const NOT_ALLOWED = 'Command not allowed.';
+/** Exec is on but no sandbox could be used and the admin did not accept running unconfined. */
+export const NO_SANDBOX = 'Commands are off: the command sandbox (bubblewrap) is not available on this server.';
 export const OUTPUT_CAP_BYTES = 8 * 1024 * 1024;
-const SAFE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 export interface RunnerDeps {
   enableExec: boolean;
+  /** Decided once at start (see sandbox.ts detectExecMode). */
+  mode: ExecSandbox;
+  /** Set exactly when mode is 'bubblewrap'. */
+  sandbox: SandboxOptions | null;
   timeoutMs: number;
   settings: SettingsService;
   log: Logger;
@@ -18,13 +25,17 @@ export interface RunnerDeps {
 
 export interface Prepared {
   argv: string[];
+  /** Real folder the command starts in; inside `scope`. */
   cwd: string;
+  /** Real path of the user's scope: the only user files the sandbox shows. */
+  scope: string;
 }
 
 export type LineSink = (stream: 'stdout' | 'stderr', line: string) => void;
 
 /**
- * Runs allowed commands safely by design: off unless enableExec; the first word must exactly equal one of the
+ * Runs allowed commands safely by design: off unless enableExec and a sandbox (or the admin's explicit unsafe
+ * flag); inside bubblewrap each command sees only its user's scope and the system read-only; the first word must exactly equal one of the
  * user's commands; arguments go to the program as an argv array (no shell) unless an admin configured
  * settings.shell; a scrubbed environment without server secrets; a time limit and an output cap; the whole
  * process group is killed on timeout, on the cap, or when the caller aborts.
@@ -32,14 +43,24 @@ export type LineSink = (stream: 'stdout' | 'stderr', line: string) => void;
 export class Runner {
   constructor(private readonly d: RunnerDeps) {}
 
+  /** True when commands and hooks may run at all. */
   get enabled(): boolean {
-    return this.d.enableExec;
+    return this.d.mode !== 'off';
+  }
+
+  get mode(): ExecSandbox {
+    return this.d.mode;
+  }
+
+  /** What a refused socket is told when exec is not running: the reference's text, or why the sandbox is missing. */
+  get refusal(): string {
+    return this.d.enableExec && this.d.mode === 'off' ? NO_SANDBOX : NOT_ALLOWED;
   }
 
   /** Checks a command line for an actor in a folder; throws AppError(FORBIDDEN, NOT_ALLOWED) on any refusal. */
   async prepare(actor: Actor, path: string, line: string): Promise<Prepared> {
     const refuse = () => new AppError('FORBIDDEN', NOT_ALLOWED);
-    if (!this.d.enableExec || !actor.user || !actor.can('execute') || !actor.user.commands.length) throw refuse();
+    if (!this.enabled || !actor.user || !actor.can('execute') || !actor.user.commands.length) throw refuse();
     let words: string[];
     try {
       words = splitCommandLine(line);
@@ -57,7 +78,7 @@ export class Runner {
     const argv = shell.length ? [...shell, line] : words;
     const bin = Bun.which(argv[0]!, { PATH: SAFE_PATH });
     if (!bin) throw refuse();
-    return { argv: [bin, ...argv.slice(1)], cwd: real };
+    return { argv: [bin, ...argv.slice(1)], cwd: real, scope: actor.fs.realRoot };
   }
 
   /** The environment of every command: nothing inherited from the server (no secrets, no config). */
@@ -70,7 +91,10 @@ export class Runner {
    * (124 on timeout, 125 when the output cap was hit, 137/143 when killed by the caller).
    */
   async run(p: Prepared, sink: LineSink, signal?: AbortSignal, extraEnv: Record<string, string> = {}): Promise<number> {
-    const proc = Bun.spawn(p.argv, { cwd: p.cwd, env: this.env(p.cwd, extraEnv), stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', detached: true });
+    if (!this.enabled) throw new AppError('FORBIDDEN', this.refusal);
+    // The one place a command is spawned: wrapped in bubblewrap unless the admin chose unsafe mode.
+    const argv = this.d.sandbox ? sandboxArgv(this.d.sandbox, p.scope, p.cwd, p.argv) : p.argv;
+    const proc = Bun.spawn(argv, { cwd: p.cwd, env: this.env(p.cwd, extraEnv), stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', detached: true });
     let reason: 'timeout' | 'cap' | null = null;
     const killGroup = () => {
       try {

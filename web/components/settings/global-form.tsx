@@ -4,6 +4,7 @@ import { pageConfig } from '../../api/page-config';
 import { ExtraIcon } from '../share-page/icons';
 import { BrandingFields } from './branding-fields';
 import { Checkbox } from './checkbox';
+import { ExecSandboxNotice } from './command-runner';
 import { RulesEditor } from './rules-editor';
 
 interface Props {
@@ -47,6 +48,7 @@ export function GlobalForm({ draft, onChange, shell, onShell, busy, onSave }: Pr
         {pageConfig.EnableExec && (
           <div className="field">
             <label className="field__label" htmlFor="settings-shell">{t('settings.global.shell')}</label>
+            <ExecSandboxNotice />
             <div className="settings-warning" role="note" data-testid="shell-warning">
               <ExtraIcon name="warning" />
               <p>{t('settings.global.shellWarning')}</p>

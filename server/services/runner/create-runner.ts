@@ -1,0 +1,32 @@
+import { isAbsolute } from 'node:path';
+import type { Config } from '../../core/config';
+import type { Logger } from '../../core/log';
+import type { SettingsService } from '../settings/settings.service';
+import { Runner } from './runner.service';
+import { detectExecMode } from './sandbox';
+
+/**
+ * Server files a command must never see, even when an admin placed them inside a user's scope: the SQLite
+ * database with its journal files, the config file and the preview cache.
+ */
+function hiddenPaths(config: Readonly<Config> & { configFile?: string | null }): string[] {
+  const db = isAbsolute(config.database) ? [config.database, `${config.database}-wal`, `${config.database}-shm`, `${config.database}-journal`] : [];
+  return [...db, config.configFile ?? '', config.cacheDir].filter((p) => p && isAbsolute(p));
+}
+
+/** Builds the runner after deciding, once, how commands run here (bubblewrap, unsafe, or off). */
+export async function createRunner(config: Readonly<Config> & { configFile?: string | null }, settings: SettingsService, log: Logger): Promise<Runner> {
+  const { mode, bwrap } = await detectExecMode(config);
+  const sandbox = bwrap ? { bwrap, network: config.execNetwork, hidden: hiddenPaths(config) } : null;
+  return new Runner({ enableExec: config.enableExec, mode, sandbox, timeoutMs: config.commandTimeout, settings, log });
+}
+
+/** The start-up warning that says how commands run (null when exec is disabled). */
+export function execWarning(config: Readonly<Config>, runner: Runner): string | null {
+  if (!config.enableExec) return null;
+  if (runner.mode === 'bubblewrap')
+    return `enableExec is on: users with the execute permission can run their allowed commands, and event hooks run, inside bubblewrap (scope only, ${config.execNetwork ? 'with' : 'no'} network)`;
+  if (runner.mode === 'none-unsafe')
+    return 'enableExec is on WITHOUT a sandbox (execUnsafeNoSandbox): bubblewrap is unusable here, so commands and hooks can read and change everything the server can, other users\' files and the database included';
+  return 'enableExec is on but commands and event hooks are OFF: bubblewrap is missing or unusable here (install bubblewrap, or set execUnsafeNoSandbox to run them unconfined)';
+}
