@@ -42,7 +42,7 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
   await settings.load();
   const limits = new RateLimiter(new RateLimitsStore(db));
   const users = new UsersService({ users: stores.users, sessions: stores.sessions, settings, root: config.root, limits });
-  const auth = new AuthService({ users: stores.users, sessions: stores.sessions, settings, usersService: users, limits, tokenLifetimeMs: config.tokenExpirationTime });
+  const auth = new AuthService({ users: stores.users, sessions: stores.sessions, settings, usersService: users, limits, tokenLifetimeMs: config.tokenExpirationTime, renewGraceMs: config.tokenRenewGrace });
   const runner = await createRunner(config, settings, log);
   // Hooks, like the runner, exist only when exec is on and sandboxed (or the admin accepted unsafe mode).
   const hooks: Hooks = runner.enabled ? new ExecHooks(runner, settings, log) : noHooks;

@@ -33,6 +33,7 @@ export interface Config {
   bwrapPath: string;
   databaseConnectTimeout: number; // milliseconds
   shutdownTimeout: number; // milliseconds
+  tokenRenewGrace: number; // milliseconds
 }
 
 type Kind = 'string' | 'int' | 'bool' | 'duration' | 'list';
@@ -66,6 +67,7 @@ export const CONFIG_KEYS: Record<keyof Config, KeySpec> = {
   execNetwork: { kind: 'bool', default: 'false', help: 'let sandboxed commands and hooks use the network' },
   execUnsafeNoSandbox: { kind: 'bool', default: 'false', help: 'run commands and hooks unconfined where bubblewrap is unusable (unsafe)' },
   bwrapPath: { kind: 'string', default: '', help: 'bubblewrap executable (default: /usr/bin/bwrap, else PATH)' },
+  tokenRenewGrace: { kind: 'duration', default: '10s', help: 'after a token is renewed, how long it still works and renews to the same successor (clients renew in parallel)', check: (v) => ((v as number) >= 0 && (v as number) <= 300_000 ? null : 'must be between 0s and 5m') },
   shutdownTimeout: { kind: 'duration', default: '30s', help: 'on SIGTERM, SIGINT or SIGHUP: how long in-flight requests may finish before they are cut', check: (v) => ((v as number) >= 0 ? null : 'must not be negative') },
   databaseConnectTimeout: { kind: 'duration', default: '10s', help: 'PostgreSQL: how long to wait for the database at start before giving up', check: (v) => ((v as number) >= 100 ? null : 'must be at least 100ms') },
 };

@@ -5,10 +5,12 @@ export interface SessionRow {
   userId: number;
   createdAt: number;
   expiresAt: number;
+  /** Set once the session was renewed: the successor a second renew of this one answers with. */
+  replacedBy?: string | null;
 }
 
-const SELECT = 'SELECT id, user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt" FROM sessions';
-const row = (r: SessionRow | null): SessionRow | null => (r ? { ...r, createdAt: Number(r.createdAt), expiresAt: Number(r.expiresAt) } : null);
+const SELECT = 'SELECT id, user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt", replaced_by AS "replacedBy" FROM sessions';
+const row = (r: SessionRow | null): SessionRow | null => (r ? { ...r, createdAt: Number(r.createdAt), expiresAt: Number(r.expiresAt), replacedBy: r.replacedBy ?? null } : null);
 
 /** Server-side login sessions; a token is valid only while its row exists (shared by every instance). */
 export class SessionsStore {
@@ -31,13 +33,29 @@ export class SessionsStore {
     return (await this.db.run('DELETE FROM sessions WHERE id = ?', id)).changes > 0;
   }
 
-  /** Replaces one session by another atomically; false when the old one was already gone. */
-  async replace(oldId: string, next: SessionRow): Promise<boolean> {
+  /**
+   * Renews a session, atomically: the first renew of `oldId` stores `next` and keeps the old row only until
+   * `graceUntil`, pointing at `next`; a renew that finds the old row already renewed gets that same successor.
+   * Null when the old session is gone (logged out, revoked, expired, or past its grace window).
+   */
+  async renew(oldId: string, next: SessionRow, graceUntil: number): Promise<SessionRow | null> {
     return this.db.transaction(async (tx) => {
-      if ((await tx.run('DELETE FROM sessions WHERE id = ?', oldId)).changes === 0) return false;
-      await this.with(tx).create(next);
-      return true;
+      // The conditional update is the lock: of two concurrent renews, exactly one changes the row.
+      const won = await tx.run('UPDATE sessions SET replaced_by = ?, expires_at = CASE WHEN expires_at < ? THEN expires_at ELSE ? END WHERE id = ? AND replaced_by IS NULL AND expires_at >= ?', next.id, graceUntil, graceUntil, oldId, next.createdAt);
+      if (won.changes === 1) {
+        await this.with(tx).create(next);
+        return next;
+      }
+      const old = await this.with(tx).get(oldId);
+      if (!old?.replacedBy || old.expiresAt < next.createdAt) return null;
+      return this.with(tx).get(old.replacedBy);
     });
+  }
+
+  /** Ends a session with its renewal family: predecessors still in their grace window, and its successor. */
+  async deleteFamily(id: string): Promise<boolean> {
+    const successor = (await this.get(id))?.replacedBy ?? '';
+    return (await this.db.run('DELETE FROM sessions WHERE id = ? OR replaced_by = ? OR id = ?', id, id, successor)).changes > 0;
   }
 
   /** Ends every session of a user, except optionally one. Returns how many ended. */

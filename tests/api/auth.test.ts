@@ -95,8 +95,8 @@ describe('token transport', () => {
 });
 
 describe('renewal and revocation', () => {
-  test('renew issues a new token, answers X-Renew-Token: false, and revokes its predecessor', async () => {
-    t = await makeTestApp();
+  test('renew issues a new token, answers X-Renew-Token: false; with no grace window the predecessor ends at once', async () => {
+    t = await makeTestApp({ tokenRenewGrace: '0' });
     const old = await t.adminToken();
     const r = await t.req('POST', '/api/renew', { token: old });
     expect(r.status).toBe(200);
@@ -106,6 +106,45 @@ describe('renewal and revocation', () => {
     expect((await t.req('GET', '/api/users', { token: fresh })).status).toBe(200);
     expect((await t.req('GET', '/api/users', { token: old })).status).toBe(401);
     expect((await t.req('POST', '/api/renew', { token: old })).status).toBe(401);
+  });
+
+  test('parallel renews of one token all succeed with the same successor; the predecessor works until the window ends', async () => {
+    t = await makeTestApp({ tokenRenewGrace: '2s' });
+    const old = await t.adminToken();
+    const renews = await Promise.all(Array.from({ length: 6 }, () => t.req('POST', '/api/renew', { token: old })));
+    expect(renews.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const tokens = new Set(await Promise.all(renews.map((r) => r.text())));
+    expect(tokens.size).toBe(1);
+    const [fresh] = [...tokens];
+    expect(fresh).not.toBe(old);
+    expect(tokenPayload(fresh!).sid).not.toBe(tokenPayload(old).sid);
+    // Requests already sent with the old token still pass inside the window...
+    expect((await t.req('GET', '/api/users', { token: old })).status).toBe(200);
+    expect((await t.req('GET', '/api/users', { token: fresh })).status).toBe(200);
+    // ...and not after it: neither a request nor a renew.
+    await Bun.sleep(2100);
+    expect((await t.req('GET', '/api/users', { token: old })).status).toBe(401);
+    expect((await t.req('POST', '/api/renew', { token: old })).status).toBe(401);
+    expect((await t.req('GET', '/api/users', { token: fresh })).status).toBe(200);
+  });
+
+  test('inside the window, logout of either token, or a password change, ends both', async () => {
+    t = await makeTestApp({ tokenRenewGrace: '60s' });
+    for (const who of ['successor', 'predecessor'] as const) {
+      const old = await t.login('admin', ADMIN_PASSWORD);
+      const fresh = await (await t.req('POST', '/api/renew', { token: old })).text();
+      expect((await t.req('POST', '/api/logout', { token: who === 'successor' ? fresh : old })).status).toBe(200);
+      for (const token of [old, fresh]) {
+        expect([who, (await t.req('GET', '/api/users', { token })).status]).toEqual([who, 401]);
+        expect([who, (await t.req('POST', '/api/renew', { token })).status]).toEqual([who, 401]);
+      }
+    }
+    const bob = await t.userToken('bob');
+    const bobFresh = await (await t.req('POST', '/api/renew', { token: bob })).text();
+    const admin = await t.adminToken();
+    const r = await t.req('PUT', '/api/users/2', { token: admin, body: { what: 'user', which: ['password'], current_password: ADMIN_PASSWORD, data: { id: 2, password: 'a-new-long-password-for-bob' } } });
+    expect(r.status).toBe(200);
+    for (const token of [bob, bobFresh]) expect((await t.req('POST', '/api/renew', { token })).status).toBe(401);
   });
 
   test('X-Renew-Token: true within an hour of expiry', async () => {

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import { jwt } from '@elysiajs/jwt';
+import { SignJWT } from 'jose';
 import type { PermName } from '../../contract/user';
 import { forbidden, unauthorized } from '../../core/errors';
 import type { StoredUser } from '../../contract/user';
@@ -58,9 +59,17 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
   return new Elysia({ name: 'auth' })
     .use(jwt({ name: 'jwt', secret: key, alg: 'HS256', iss: ISSUER }))
     .derive({ as: 'global' }, ({ jwt: signer }) => ({
-      /** Signs a token for a session; the payload carries the user object the web app reads. */
-      issueToken: (user: StoredUser, session: { sid: string; expiresAt: number }) =>
-        signer.sign({ user: tokenUser(user) as never, sid: session.sid, exp: Math.floor(session.expiresAt / 1000) }),
+      /**
+       * Signs a token for a session; the payload carries the user object the web app reads. Its times are the
+       * session's, so one session always yields the same token (concurrent renews answer with the same one).
+       */
+      issueToken: (user: StoredUser, session: { sid: string; createdAt: number; expiresAt: number }) =>
+        new SignJWT({ user: tokenUser(user), sid: session.sid })
+          .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+          .setIssuer(ISSUER)
+          .setIssuedAt(Math.floor(session.createdAt / 1000))
+          .setExpirationTime(Math.floor(session.expiresAt / 1000))
+          .sign(key),
       /** Verifies a token and resolves its live session and user, or throws 401. */
       verifyToken: async (token: string | null) => {
         if (!token) throw unauthorized();

@@ -26,6 +26,8 @@ export interface AuthDeps {
   /** Shared attempt counters (see limits.ts for the scheme). */
   limits: RateLimiter;
   tokenLifetimeMs: number;
+  /** How long a renewed token still works, and still renews to the same successor (concurrent renews). */
+  renewGraceMs?: number;
   now?: () => number;
 }
 
@@ -109,23 +111,28 @@ export class AuthService {
   }
 
   /** Starts a session; the token built from it lives as long as the session row. */
-  async startSession(user: StoredUser): Promise<{ sid: string; expiresAt: number }> {
+  async startSession(user: StoredUser): Promise<{ sid: string; createdAt: number; expiresAt: number }> {
     const now = this.now();
     const sid = newSessionId();
     const expiresAt = now + this.d.tokenLifetimeMs;
     await this.d.sessions.deleteExpired(now);
     await this.d.sessions.create({ id: sid, userId: user.id, createdAt: now, expiresAt });
     await this.d.sessions.trimForUser(user.id, MAX_SESSIONS_PER_USER);
-    return { sid, expiresAt };
+    return { sid, createdAt: now, expiresAt };
   }
 
-  /** Replaces a session by a fresh one: the renewed token's predecessor stops working at once. */
-  async renewSession(user: StoredUser, oldSid: string): Promise<{ sid: string; expiresAt: number }> {
+  /**
+   * Replaces a session by a fresh one. Clients renew once per response that asks them to, so several renews of
+   * one token arrive together: within the grace window each gets the same successor, and the predecessor still
+   * works for requests already in flight. After the window, or once anything revokes the family (logout, a
+   * password, permission, scope or rules change, deletion), the predecessor is refused.
+   */
+  async renewSession(user: StoredUser, oldSid: string): Promise<{ sid: string; createdAt: number; expiresAt: number }> {
     const now = this.now();
-    const sid = newSessionId();
-    const expiresAt = now + this.d.tokenLifetimeMs;
-    if (!(await this.d.sessions.replace(oldSid, { id: sid, userId: user.id, createdAt: now, expiresAt }))) throw unauthorized();
-    return { sid, expiresAt };
+    const next = { id: newSessionId(), userId: user.id, createdAt: now, expiresAt: now + this.d.tokenLifetimeMs };
+    const got = await this.d.sessions.renew(oldSid, next, now + (this.d.renewGraceMs ?? 10_000));
+    if (!got || got.userId !== user.id) throw unauthorized();
+    return { sid: got.id, createdAt: got.createdAt, expiresAt: got.expiresAt };
   }
 
   /** Resolves a verified token's claims to the current user; revoked sessions and deleted users are 401. */
@@ -139,6 +146,6 @@ export class AuthService {
   }
 
   async logout(sid: string): Promise<void> {
-    await this.d.sessions.delete(sid);
+    await this.d.sessions.deleteFamily(sid);
   }
 }
