@@ -138,11 +138,11 @@ describe('path attacks on every route (peers.md §4.1)', () => {
           got.push(row);
           want.push({ route: key, status: a.except?.[key] ?? a.status, changed: (a.changes?.[key] ?? []).slice().sort() });
           build(t); // every route starts from the same disk and no registered uploads
-          clearUploads(t);
+          await clearUploads(t);
         }
         expect(got).toEqual(want);
       } finally {
-        t.close();
+        await t.close();
       }
     });
 });
@@ -170,7 +170,7 @@ describe('symlinks inside folders', () => {
         expect(await names(body)).toEqual(expected);
         expect(containsBytes(body, SECRET)).toBe(false);
       } finally {
-        t.close();
+        await t.close();
       }
     });
 
@@ -184,7 +184,7 @@ describe('symlinks inside folders', () => {
       const found = await (await raw(t, 'GET', '/api/search/?query=', { token })).text();
       expect(found.split('\n').filter(Boolean).map((l) => JSON.parse(l).path).sort()).toEqual(['box', 'box/ok.txt', 'docs', 'docs/f.txt', 'pub', 'pub-private', 'pub-private/s.txt', 'pub/ok.txt', 'sub']);
     } finally {
-      t.close();
+      await t.close();
     }
   });
 
@@ -210,7 +210,7 @@ describe('symlinks inside folders', () => {
         noSecretInScope(t);
         await check(t, token);
       } finally {
-        t.close();
+        await t.close();
       }
     });
 
@@ -228,7 +228,7 @@ describe('symlinks inside folders', () => {
       }
       expect(got).toEqual(['copy', 'rename'].map((action) => ({ action, status: 400, created: 0, first: [] })));
     } finally {
-      t.close();
+      await t.close();
     }
   }, 30_000); // while the bug lasts, the copy recurses ~700 levels before failing
 });
@@ -246,7 +246,7 @@ describe('tus and a folder swapped for an outside link', () => {
       expect([403, 404]).toContain(res.status);
       expect(outsideState(t)).toEqual(before);
     } finally {
-      t.close();
+      await t.close();
     }
   });
 });
@@ -268,7 +268,7 @@ describe('zip-slip: names with backslashes', () => {
         // Such names cannot be addressed (a backslash in a path is refused), so they cannot be created either.
         expect((await raw(t, 'POST', '/api/resources/a%5C..%5C..%5Cevil.txt', { token, body: 'x' })).status).toBe(400);
       } finally {
-        t.close();
+        await t.close();
       }
     });
 });

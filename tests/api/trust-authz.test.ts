@@ -82,7 +82,7 @@ describe('one authorization decision: the implicit delete of an override', () =>
     put(t.root, { 'bob/a.txt': 'a' });
     await fastUserToken(t, 'bob', { share: false, download: false }, { scope: '/bob' });
     await t.s.close();
-    const r = await cli(['shares', 'add', '/a.txt', '--user', 'bob', '--database', join(t.dir, 'db', 'filedeck.db'), '--root', t.root]);
+    const r = await cli(['shares', 'add', '/a.txt', '--user', 'bob', '--database', t.database, '--root', t.root]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('permission');
     t = { ...t, close: async () => rmSync(t.dir, { recursive: true, force: true }) };

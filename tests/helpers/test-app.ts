@@ -30,6 +30,8 @@ export const USER_PASSWORD = 'bobs-long-password-4410';
 
 export interface TestApp {
   dir: string;
+  /** The database the app uses (a SQLite file, or a PostgreSQL URL with its own schema): for child servers and the CLI. */
+  database: string;
   root: string;
   s: Services;
   app: Awaited<ReturnType<typeof createHttpApp>>;
@@ -46,7 +48,8 @@ export interface TestApp {
 export async function makeTestApp(flags: Partial<Record<keyof Config, unknown>> = {}, settings: Record<string, unknown> = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'filedeck-test-'));
   const db = await testDatabase(dir);
-  const config = loadConfig({ noDefaultFiles: true, env: {}, flags: { root: join(dir, 'files'), database: db.database, ...flags } });
+  // The preview cache stays under db/ on both engines (on PostgreSQL it would default to beside the files root).
+  const config = loadConfig({ noDefaultFiles: true, env: {}, flags: { root: join(dir, 'files'), database: db.database, cacheDir: join(dir, 'db', 'cache'), ...flags } });
   const s = await createServices(config, silentLogger);
   await initialise(s, { username: 'admin', password: ADMIN_PASSWORD });
   if (Object.keys(settings).length) (await s.settings.update(settings, Object.keys(settings)));
@@ -55,6 +58,7 @@ export async function makeTestApp(flags: Partial<Record<keyof Config, unknown>> 
   let admin: string | null = null;
   const t: TestApp = {
     dir,
+    database: config.database,
     root: config.root,
     s,
     app,
