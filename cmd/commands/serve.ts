@@ -7,6 +7,7 @@ import { AppError } from '../../server/core/errors';
 import { formatDuration } from '../../server/core/duration';
 import { VERSION } from '../../server/core/version';
 import { configFrom, fail, type GlobalOpts } from '../context';
+import { TempSweep } from '../../server/services/files/temp-sweep';
 import { execWarning } from '../../server/services/runner/create-runner';
 
 const SHORT: Partial<Record<keyof Config, string>> = { address: 'a', port: 'p', root: 'r', baseURL: 'b', log: 'l', cert: 't', key: 'k' };
@@ -41,10 +42,11 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
   const s0 = s.settings.get();
   if (s0.signup && !s0.createUserDir && s0.defaults.scope === '.') s.log.warn('signup is on and new users get the whole root as scope; enable createUserDir');
   const app = await createHttpApp(s);
-  // Abandoned resumable uploads: their temporary files go once idle for too long.
-  const sweep = () => void s.tus.sweep().catch((e) => s.log.warn(`upload sweep: ${(e as Error).message}`));
-  sweep();
-  setInterval(sweep, 60_000).unref();
+  // Nothing orphaned: expired tus uploads every minute; the whole root's dead temps (crashes, SIGHUP, moved
+  // folders, failed creations) at start and every ten minutes (services/files/temp-sweep.ts).
+  const uploadSweep = () => void s.tus.sweep().catch((e) => s.log.warn(`upload sweep: ${(e as Error).message}`));
+  setInterval(uploadSweep, 60_000).unref();
+  new TempSweep({ root: config.root, cacheDir: config.cacheDir, tus: s.tus, log: s.log }).start(600_000);
   const tls = config.cert ? { cert: Bun.file(config.cert), key: Bun.file(config.key) } : undefined;
   // A stray error (a library's event without a listener, a rejected promise nobody awaited) is logged; it never
   // ends the process and the requests of everyone else with it.

@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite';
 import { SQL } from 'bun';
+import { fromDbError } from './db-errors';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -27,6 +28,19 @@ export interface Sql {
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** Runs one bun:sqlite call, with "database full" translated (db-errors.ts). */
+function full<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw fromDbError(e);
+  }
+}
+
+const pgFull = (e: unknown): never => {
+  throw fromDbError(e);
+};
 
 /** `?` and `?N` placeholders to PostgreSQL's `$N` (our statements never hold a literal question mark). */
 export function toPostgres(text: string): string {
@@ -75,22 +89,22 @@ export class SqliteSql implements Sql {
 
   async all<T>(text: string, ...params: unknown[]): Promise<T[]> {
     await this.turn();
-    return this.db.query(text).all(...(params as never[])) as T[];
+    return full(() => this.db.query(text).all(...(params as never[])) as T[]);
   }
 
   async get<T>(text: string, ...params: unknown[]): Promise<T | null> {
     await this.turn();
-    return (this.db.query(text).get(...(params as never[])) as T | null) ?? null;
+    return full(() => (this.db.query(text).get(...(params as never[])) as T | null) ?? null);
   }
 
   async run(text: string, ...params: unknown[]): Promise<RunResult> {
     await this.turn();
-    return { changes: this.db.query(text).run(...(params as never[])).changes };
+    return full(() => ({ changes: this.db.query(text).run(...(params as never[])).changes }));
   }
 
   async exec(text: string): Promise<void> {
     await this.turn();
-    this.db.exec(text);
+    full(() => this.db.exec(text));
   }
 
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
@@ -100,9 +114,10 @@ export class SqliteSql implements Sql {
       this.db.exec('BEGIN IMMEDIATE');
       try {
         const out = await fn(new SqliteSql(this.db, true, this.gate));
-        this.db.exec('COMMIT');
+        full(() => this.db.exec('COMMIT'));
         return out;
       } catch (e) {
+        if (!this.db.inTransaction) throw e; // SQLite may have rolled back by itself (SQLITE_FULL does)
         this.db.exec('ROLLBACK');
         throw e;
       }
@@ -124,7 +139,7 @@ export class PostgresSql implements Sql {
   constructor(private readonly sql: SQL, private readonly inTx = false) {}
 
   async all<T>(text: string, ...params: unknown[]): Promise<T[]> {
-    return [...((await this.sql.unsafe(toPostgres(text), params)) as T[])];
+    return [...((await this.sql.unsafe(toPostgres(text), params).catch(pgFull)) as T[])];
   }
 
   async get<T>(text: string, ...params: unknown[]): Promise<T | null> {
@@ -132,17 +147,17 @@ export class PostgresSql implements Sql {
   }
 
   async run(text: string, ...params: unknown[]): Promise<RunResult> {
-    const r = (await this.sql.unsafe(toPostgres(text), params)) as unknown as { count?: number | null };
+    const r = (await this.sql.unsafe(toPostgres(text), params).catch(pgFull)) as unknown as { count?: number | null };
     return { changes: Number(r.count ?? 0) };
   }
 
   async exec(text: string): Promise<void> {
-    await this.sql.unsafe(text).simple();
+    await this.sql.unsafe(text).simple().catch(pgFull);
   }
 
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     if (this.inTx) return fn(this);
-    return this.sql.begin((tx) => fn(new PostgresSql(tx as unknown as SQL, true))) as Promise<T>;
+    return (this.sql.begin((tx) => fn(new PostgresSql(tx as unknown as SQL, true))) as Promise<T>).catch(pgFull);
   }
 
   async close(): Promise<void> {

@@ -33,6 +33,27 @@ export class UploadsStore {
     );
   }
 
+  /**
+   * Registers an upload unless a live one holds its user and path (atomically, also across instances): a row
+   * expiring after `liveAfter` is live; an older one is replaced. Returns whether it was registered, and the temp
+   * file of a stale row it removed (to delete, either way).
+   */
+  async claim(u: UploadRow, liveAfter: number): Promise<{ ok: boolean; replaced: string | null }> {
+    const gone = await this.db.all<{ tempPath: string }>(
+      'DELETE FROM uploads WHERE user_id = ? AND path = ? AND expires_at <= ? RETURNING temp_path AS "tempPath"', u.userId, u.path, liveAfter,
+    );
+    const r = await this.db.run(
+      'INSERT INTO uploads (user_id, path, temp_path, length, override, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, path) DO NOTHING',
+      u.userId, u.path, u.tempPath, u.length, u.override ? 1 : 0, u.expiresAt,
+    );
+    return { ok: r.changes === 1, replaced: gone[0]?.tempPath ?? null };
+  }
+
+  /** Every registered temp file (the sweep leaves these to their rows' expiry). */
+  async tempPaths(): Promise<Set<string>> {
+    return new Set((await this.db.all<{ t: string }>('SELECT temp_path AS t FROM uploads')).map((r) => r.t));
+  }
+
   async touch(userId: number, path: string, expiresAt: number): Promise<void> {
     await this.db.run('UPDATE uploads SET expires_at = ? WHERE user_id = ? AND path = ?', expiresAt, userId, path);
   }

@@ -23,8 +23,11 @@ export function fromFsError(e: unknown): AppError {
     case 'EISDIR':
       return new AppError('EXISTS', 'a folder has that name', { cause: e });
     case 'ENOSPC':
+      return new AppError('NO_SPACE', 'no space left on the files volume', { cause: e });
     case 'EDQUOT':
-      return new AppError('TOO_LARGE', 'no space left on the server', { cause: e });
+      return new AppError('NO_SPACE', 'the disk quota of the files volume is exhausted', { cause: e });
+    case 'EFBIG':
+      return new AppError('TOO_LARGE', 'the file is too large for the files volume', { cause: e });
     default:
       return new AppError('INTERNAL', undefined, { cause: e });
   }

@@ -1,18 +1,19 @@
-import { copyFile, lstat, mkdir, open, readdir, readlink, realpath, rename, rm, rmdir, stat, statfs, unlink, utimes } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readlink, realpath, rm, rmdir, stat, statfs, utimes } from 'node:fs/promises';
 import type { Dirent, Stats } from 'node:fs';
 import { lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { AppError, forbidden } from '../core/errors';
+import { AppError, exists, forbidden } from '../core/errors';
 import { fromFsError } from './fs-errors';
+import { place } from './place';
+import { copyFileData } from './sparse-copy';
+import { movedAway, movedOr, TEMP_NAME, TempEntry } from './temp-file';
 import { joinVirtual, parentOf } from './virtual-path';
+
+export { TEMP_NAME, tempName } from './temp-file';
 
 const MAX_HOPS = 40;
 export const FILE_MODE = 0o640;
 export const DIR_MODE = 0o750;
-/** Our in-progress files (uploads being written). Hidden from listings, search and archives. */
-export const TEMP_NAME = /^\.filedeck-[A-Za-z0-9_-]+\.part$/;
-
-export const tempName = () => `.filedeck-${Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString('base64url')}.part`;
 
 function inside(real: string, root: string): boolean {
   return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
@@ -293,52 +294,53 @@ export class ScopedFs {
   }
 
   /**
-   * Writes a file atomically: the body streams into a temporary file in the target's folder, is synced, and is
-   * renamed over the target only when complete. On any error (client abort, disk full) the temporary file is
-   * removed and the previous file is untouched. `exclusive` refuses an existing target (checked again at the end).
+   * Writes a file atomically: the body streams into a locked temp file in the target's folder, is synced, and is
+   * placed only when complete. On any error (client abort, disk full, folder moved away) the temp file is removed
+   * wherever it now is and the previous file is untouched. `exclusive` makes the create atomic no-replace: of
+   * concurrent exclusive writes to one name exactly one lands, the others get EXISTS.
    */
   async writeFile(vpath: string, body: AsyncIterable<Uint8Array> | null, opts: { exclusive?: boolean; mode?: number } = {}): Promise<Stats> {
     await this.mkdirp(parentOf(vpath));
     const target = await this.real(vpath);
-    const tmp = join(dirname(target), tempName());
-    await wrap(async () => {
-      const fh = await open(tmp, 'wx', opts.mode ?? FILE_MODE);
-      try {
-        if (body) for await (const chunk of body) await fh.write(chunk);
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-    }).catch(async (e) => {
-      await unlink(tmp).catch(() => {});
-      throw e;
-    });
-    return this.commitTemp(tmp, vpath, opts.exclusive ?? false);
+    const tmp = await TempEntry.create(dirname(target), { mode: opts.mode ?? FILE_MODE });
+    try {
+      if (body) for await (const chunk of body) await writeAll(tmp, chunk);
+      await tmp.fh.sync();
+      return await this.commitTemp(tmp, vpath, opts.exclusive ?? false);
+    } catch (e) {
+      await tmp.discard();
+      throw fromFsError(e);
+    } finally {
+      await tmp.close();
+    }
   }
 
-  /** Creates an empty temporary file next to a target (for resumable uploads); returns its real path. */
-  async createTemp(vpath: string): Promise<string> {
+  /** Creates an empty, locked temp file next to a target (for resumable uploads). The caller closes it. */
+  async createTemp(vpath: string): Promise<TempEntry> {
     await this.mkdirp(parentOf(vpath));
     const target = await this.real(vpath);
-    const tmp = join(dirname(target), tempName());
-    await wrap(async () => (await open(tmp, 'wx', FILE_MODE)).close());
-    return tmp;
+    return TempEntry.create(dirname(target), { mode: FILE_MODE });
   }
 
-  /** Renames a finished temporary file over the target (re-checking the scope first). */
-  async commitTemp(tmp: string, vpath: string, exclusive: boolean): Promise<Stats> {
-    try {
-      const target = await this.real(vpath);
-      if (dirname(target) !== dirname(tmp)) throw forbidden(); // the folder moved or was swapped meanwhile
-      if (exclusive && (await lstat(target).then(() => true, () => false))) throw new AppError('EXISTS');
-      const st = await lstat(target).catch(() => null);
-      if (st?.isDirectory()) throw new AppError('EXISTS', 'a folder has that name');
-      await wrap(() => rename(tmp, target));
-      return await wrap(() => stat(target));
-    } catch (e) {
-      await unlink(tmp).catch(() => {});
-      throw e;
-    }
+  /**
+   * Places a finished temp file at the target (re-checking the scope first): over an existing file, or with
+   * `exclusive` only while the name is free (atomically). EXISTS when the folder moved or the name is taken; the
+   * caller discards the temp on any error.
+   */
+  async commitTemp(tmp: TempEntry, vpath: string, exclusive: boolean): Promise<Stats> {
+    const target = await this.real(vpath);
+    await this.stillBeside(tmp, target);
+    const st = await lstat(target).catch(() => null);
+    if (st?.isDirectory()) throw exists('a folder has that name');
+    if (exclusive && st) throw exists();
+    if (!(await wrapMoved(() => place(tmp.path, target, false, !exclusive)))) throw exists();
+    tmp.committed();
+    return wrap(() => stat(target));
+  }
+
+  /** The temp must still sit in the target's real folder: a folder renamed, deleted or swapped meanwhile is a 409. */
+  private async stillBeside(tmp: TempEntry, target: string): Promise<void> {
+    if (dirname(target) !== dirname(tmp.path) || (await tmp.where()) !== tmp.path) throw movedAway();
   }
 
   /** Removes a file or a folder tree. Symlinks inside are removed as links, never followed. */
@@ -359,47 +361,94 @@ export class ScopedFs {
     await wrap(() => rmdir(this.lexical(vpath)));
   }
 
-  /** Moves within the scope: a rename, or copy-then-delete across devices. */
-  async move(src: string, dst: string): Promise<void> {
+  /**
+   * Moves within the scope: a rename, or copy-then-delete across devices. With `replace` a file lands over an
+   * existing one; without, the name is claimed atomically, and `next` (if given) is asked for another name each
+   * time the one tried is taken. Returns the virtual path it landed at.
+   */
+  async move(src: string, dst: string, opts: PlaceOpts = { replace: true }): Promise<string> {
     const from = this.lexical(src);
     await this.real(src);
     await this.mkdirp(parentOf(dst));
-    const to = await this.real(dst);
-    try {
-      await rename(from, to);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw fromFsError(e);
-      await this.copy(src, dst);
-      await this.remove(src);
+    const isDir = (await wrap(() => lstat(from))).isDirectory();
+    for (let target = dst; ; ) {
+      const to = await this.real(target);
+      try {
+        if (await place(from, to, isDir, opts.replace)) return target;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw fromFsError(e);
+        const landed = await this.copy(src, target, opts);
+        await this.remove(src);
+        return landed;
+      }
+      if (!opts.next) throw exists();
+      target = await this.nextName(target, opts.next);
     }
   }
 
+  private async nextName(taken: string, next: (taken: string) => Promise<string>): Promise<string> {
+    const candidate = await next(taken);
+    if (parentOf(candidate) !== parentOf(taken)) throw forbidden(); // a staged temp only lands in its own folder
+    return candidate;
+  }
+
   /**
-   * Copies a file or a tree within the scope. Files are copied to a temporary name and renamed, so a failed
-   * copy never leaves a half-written file. Links are copied as the data they point to (inside the scope).
+   * Copies a file or a tree within the scope. The copy is made in full under a hidden, locked temp name next to
+   * the destination and placed only when complete, so a failed copy leaves nothing and a copy never merges into
+   * a concurrent copy's folder. `replace` over an existing folder merges (colliding files replaced); otherwise as
+   * in move(). Sparse files stay sparse. Links are copied as the data they point to (inside the scope).
    */
-  async copy(src: string, dst: string): Promise<void> {
+  async copy(src: string, dst: string, opts: PlaceOpts = { replace: true }): Promise<string> {
     const { real, stats } = await this.stat(src);
+    const isDir = stats.isDirectory();
     await this.mkdirp(parentOf(dst));
-    if (!stats.isDirectory()) {
-      const target = await this.real(dst);
-      const tmp = join(dirname(target), tempName());
-      await wrap(() => copyFile(real, tmp)).catch(async (e) => {
-        await unlink(tmp).catch(() => {});
-        throw e;
-      });
-      await utimes(tmp, stats.atime, stats.mtime).catch(() => {});
-      await this.commitTemp(tmp, dst, false);
-      return;
+    const first = await this.real(dst);
+    if (isDir && opts.replace && (await lstat(first).catch(() => null))?.isDirectory()) {
+      await this.mergeTree(src, dst);
+      return dst;
     }
-    await this.mkdirp(dst);
-    const into = await this.real(dst);
-    for await (const e of this.walk(src, (d) => d.real !== into)) {
-      if (e.real === into) continue; // never walk into the copy being made
-      const rel = e.path.slice(src === '/' ? 0 : src.length);
-      const out = dst === '/' ? rel : dst + rel;
+    const tmp = await TempEntry.create(dirname(first), isDir ? { dir: true, mode: DIR_MODE } : { mode: FILE_MODE });
+    try {
+      if (isDir) await this.fillTree(src, tmp.path);
+      else await copyOneFile(real, stats, tmp.path, tmp);
+      for (let target = dst; ; ) {
+        const to = await this.real(target);
+        await this.stillBeside(tmp, to);
+        if (await wrapMoved(() => place(tmp.path, to, isDir, opts.replace && !isDir))) {
+          tmp.committed();
+          return target;
+        }
+        if (!opts.next) throw exists();
+        target = await this.nextName(target, opts.next);
+      }
+    } catch (e) {
+      await tmp.discard();
+      throw fromFsError(e);
+    } finally {
+      await tmp.close();
+    }
+  }
+
+  /** Copies the tree below `src` into the (hidden, fresh) real folder `into`. */
+  private async fillTree(src: string, into: string): Promise<void> {
+    for await (const e of this.walk(src)) {
+      const out = join(into, ...e.path.slice(src === '/' ? 1 : src.length + 1).split('/'));
+      if (e.isDir) {
+        await wrap(() => mkdir(out, { mode: DIR_MODE }));
+        continue;
+      }
+      const st = await stat(e.real).catch(() => null);
+      if (!st?.isFile()) continue; // vanished meanwhile, or not a regular file: nothing to copy
+      await copyOneFile(e.real, st, out);
+    }
+  }
+
+  /** Folder over folder with override: merged in, colliding files replaced, nothing deleted. */
+  private async mergeTree(src: string, dst: string): Promise<void> {
+    for await (const e of this.walk(src)) {
+      const out = dst + e.path.slice(src.length);
       if (e.isDir) await this.mkdirp(out);
-      else await this.copy(e.path, out);
+      else await this.copy(e.path, out, { replace: true });
     }
   }
 
@@ -417,3 +466,34 @@ export class ScopedFs {
   }
 }
 
+/** Options of move() and copy(): replace what is there, or claim the name (asking `next` for another when taken). */
+export interface PlaceOpts {
+  replace: boolean;
+  next?: (taken: string) => Promise<string>;
+}
+
+async function writeAll(tmp: TempEntry, chunk: Uint8Array): Promise<void> {
+  for (let off = 0; off < chunk.length; ) off += (await tmp.fh.write(chunk, off, chunk.length - off)).bytesWritten;
+}
+
+/** ENOENT while placing means the destination folder went away meanwhile: a conflict with a clear message. */
+async function wrapMoved<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw movedOr(e);
+  }
+}
+
+/** Copies one regular file's bytes (holes kept) and times into `out`, a new file, or into the open temp `into`. */
+async function copyOneFile(from: string, st: Stats, out: string, into?: TempEntry): Promise<void> {
+  await wrap(async () => {
+    const fh = into?.fh ?? (await open(out, 'wx', FILE_MODE));
+    try {
+      await copyFileData(from, st, fh, out);
+    } finally {
+      if (!into) await fh.close();
+    }
+    await utimes(out, st.atime, st.mtime).catch(() => {});
+  });
+}

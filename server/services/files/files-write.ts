@@ -1,5 +1,6 @@
 import type { Stats } from 'node:fs';
 import { AppError, exists, forbidden, invalid } from '../../core/errors';
+import type { PlaceOpts } from '../../fs/scoped-fs';
 import { baseName, isWithin, joinVirtual, parentOf } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
 import { authorize, authorizePath, type Effect } from '../policy/file-policy';
@@ -102,11 +103,19 @@ export async function copyOrMove(svc: FilesService, actor: Actor, action: string
   }
   const replacing = target === dst && dstStat !== null;
   // Every descendant must be allowed where it is and where it will be; what a replacement destroys is decided too.
-  const effects: Effect[] = [{ access: action === 'copy' ? 'read' : 'rename', path: src, tree: true, to: target }, { access: 'read', path: target }];
-  if (action === 'copy') effects.push({ access: 'create', path: target });
-  if (replacing) effects.push(...replaceEffects(target, dstStat!.stats.isDirectory(), source.stats.isDirectory()));
-  await authorize(actor, effects);
+  const decide = async (to: string, replaces: boolean) => {
+    const effects: Effect[] = [{ access: action === 'copy' ? 'read' : 'rename', path: src, tree: true, to }, { access: 'read', path: to }];
+    if (action === 'copy') effects.push({ access: 'create', path: to });
+    if (replaces) effects.push(...replaceEffects(to, dstStat!.stats.isDirectory(), source.stats.isDirectory()));
+    await authorize(actor, effects);
+  };
+  await decide(target, replacing);
   if (replacing && dstStat!.stats.isDirectory() && source.stats.isDirectory()) await refuseMergeConflicts(actor, src, target);
+  // Without override the name is claimed atomically when the item lands; with rename=true a name taken meanwhile
+  // (a concurrent copy) moves on to the next free one, decided like the first.
+  const placing: PlaceOpts = replacing
+    ? { replace: true }
+    : { replace: false, next: opts.rename ? async () => { const n = await freeName(actor, dst); await decide(n, false); return n; } : undefined };
   const ctx = { actor, path: src, destination: target };
   await svc.deps.hooks.before(action, ctx);
   const kindChange = replacing && dstStat!.stats.isDirectory() !== source.stats.isDirectory();
@@ -116,23 +125,24 @@ export async function copyOrMove(svc: FilesService, actor: Actor, action: string
     await actor.fs.remove(target);
     await svc.removed(gone, dstStat!.real);
   }
+  let landed: string;
   if (action === 'copy') {
-    await actor.fs.copy(src, target);
+    landed = await actor.fs.copy(src, target, placing);
     if (replacing && !kindChange && !source.stats.isDirectory()) await svc.replaced(dstStat!.real, (await actor.fs.stat(target)).stats);
   } else {
     const from = await actor.fs.entryReal(src);
     if (replacing && !kindChange && source.stats.isDirectory()) {
       // Merge the moved folder into the existing one, then drop what is left of the source.
-      await actor.fs.copy(src, target);
+      landed = await actor.fs.copy(src, target, placing);
       await actor.fs.remove(src);
     } else {
       if (replacing && !kindChange) await svc.replaced(dstStat!.real, source.stats);
-      await actor.fs.move(src, target);
+      landed = await actor.fs.move(src, target, placing);
     }
-    await svc.moved(from, await actor.fs.entryReal(target), source.real);
+    await svc.moved(from, await actor.fs.entryReal(landed), source.real);
   }
-  await svc.deps.hooks.after(action, ctx);
-  return target;
+  await svc.deps.hooks.after(action, { ...ctx, destination: landed });
+  return landed;
 }
 
 

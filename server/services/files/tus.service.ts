@@ -1,12 +1,13 @@
-import { lstat, open, stat, truncate, unlink } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { AppError, exists, forbidden, invalid, notFound } from '../../core/errors';
 import type { UploadsStore } from '../../db/uploads.store';
-import { TEMP_NAME } from '../../fs/scoped-fs';
+import { fromFsError } from '../../fs/fs-errors';
+import { probeTemp, removeTemp, TempEntry } from '../../fs/temp-file';
 import type { Actor } from '../actor';
 import type { FilesService } from './files.service';
 
 export const TUS_IDLE_MS = 10 * 60 * 1000;
+/** A new upload that has received nothing yet is live this long: a second creation of its path is a 409. */
+export const TUS_LIVE_MS = 60 * 1000;
 
 /**
  * Resumable uploads (tus 1.0: creation, HEAD offset, PATCH, termination). Bytes go to a temporary file next to
@@ -29,7 +30,12 @@ export class TusService {
     if (path === '/') throw forbidden();
   }
 
-  /** POST: registers an upload of `length` bytes to `path`. A zero-length upload completes at once. */
+  /**
+   * POST: registers an upload of `length` bytes to `path`. A zero-length upload completes at once. Concurrent
+   * creations of one path by one user: exactly one is registered, the others get 409 (atomic in the store). A
+   * re-creation replaces an earlier upload only once that one has received bytes and no request is writing it
+   * (the client restarted); until then it is live and the re-creation is refused.
+   */
   async create(actor: Actor, path: string, lengthHeader: string | null, override: boolean): Promise<void> {
     this.guard(actor, path);
     if (lengthHeader === null || !/^\d{1,16}$/.test(lengthHeader.trim())) throw invalid('Upload-Length must be a whole number of bytes');
@@ -40,14 +46,27 @@ export class TusService {
     if (existing && !override) throw exists();
     if (existing) this.files.check(actor, path, 'modify');
     const { total, used } = await actor.fs.usage('/');
-    if (total > 0 && length > total - used) throw new AppError('TOO_LARGE', 'not enough free space for this upload');
+    if (total > 0 && length > total - used) throw new AppError('NO_SPACE', 'not enough free space on the files volume for this upload');
     await this.files.deps.hooks.before('upload', { actor, path });
     const userId = this.uid(actor);
+    const now = Date.now();
     const previous = await this.store.get(userId, path);
-    if (previous) await removeTemp(previous.tempPath);
-    const tempPath = await actor.fs.createTemp(path);
-    await this.store.put({ userId, path, tempPath, length, override, expiresAt: Date.now() + this.idleMs });
-    if (length === 0) await this.complete(actor, path);
+    const probe = previous && (await probeTemp(previous.tempPath));
+    const restartable = !!previous && (!probe || (!probe.held && probe.size > 0));
+    // The temp file exists (locked) before its row, and the row before the lock is released: a crash at any point
+    // leaves an unregistered, unlocked temp (swept) or a row whose temp is missing (expires), never a live leak.
+    const temp = await actor.fs.createTemp(path);
+    try {
+      const row = { userId, path, tempPath: temp.path, length, override, expiresAt: now + this.idleMs };
+      const claim = await this.store.claim(row, restartable ? Number.MAX_SAFE_INTEGER : now + this.idleMs - TUS_LIVE_MS);
+      if (claim.replaced && claim.replaced !== temp.path) await removeTemp(claim.replaced);
+      if (!claim.ok) throw exists('an upload to this path is in progress');
+    } catch (e) {
+      await temp.discard();
+      throw e;
+    }
+    await temp.close();
+    if (length === 0) await this.complete(actor, path, null);
   }
 
   /** HEAD: how many bytes the server has, and how many were declared. */
@@ -55,12 +74,13 @@ export class TusService {
     this.guard(actor, path);
     const row = await this.store.get(this.uid(actor), path);
     if (!row) throw notFound();
-    return { offset: (await stat(row.tempPath).catch(() => null))?.size ?? 0, length: row.length };
+    return { offset: (await probeTemp(row.tempPath))?.size ?? 0, length: row.length };
   }
 
   /**
    * PATCH: appends the body at `offset`, which must equal what the server has (409 otherwise). A body that
-   * would pass the declared length is refused with 413 and the chunk is rolled back.
+   * would pass the declared length is refused with 413 and the chunk is rolled back. The temp file is locked
+   * while written (409 for a second writer, in any instance); a full disk is a 507 and keeps what was written.
    */
   async append(actor: Actor, path: string, offsetHeader: string | null, contentType: string | null, body: AsyncIterable<Uint8Array> | null): Promise<number> {
     this.guard(actor, path);
@@ -73,58 +93,85 @@ export class TusService {
     const key = `${userId}\0${path}`;
     if (this.busy.has(key)) throw exists('another request is writing this upload');
     this.busy.add(key);
+    let temp: TempEntry | null = null;
     try {
-      await assertTemp(row.tempPath);
-      const have = (await stat(row.tempPath)).size;
+      temp = await TempEntry.reopen(row.tempPath);
+      const have = (await temp.fh.stat()).size;
       if (offset > row.length) throw invalid('Upload-Offset is past Upload-Length');
       if (offset !== have) throw exists(`Upload-Offset ${offset} does not match the ${have} bytes received`);
-      const room = row.length - offset;
-      let written = 0;
-      const fh = await open(row.tempPath, 'r+');
-      let tooLarge = false;
-      try {
-        let lastTouch = Date.now();
-        if (body)
-          for await (const chunk of body) {
-            if (written + chunk.length > room) {
-              tooLarge = true;
-              break;
-            }
-            await fh.write(chunk, 0, chunk.length, offset + written);
-            written += chunk.length;
-            if (Date.now() - lastTouch > 2000) {
-              lastTouch = Date.now();
-              await this.store.touch(userId, path, lastTouch + this.idleMs);
-            }
-          }
-        await fh.sync();
-      } catch (e) {
-        // A dropped connection keeps what arrived: the client asks for the offset and resumes from there.
-        if (!(e instanceof Error && /abort|closed|reset/i.test(e.message))) throw e;
-      } finally {
-        await fh.close();
-      }
-      if (tooLarge) {
-        await truncate(row.tempPath, offset);
-        throw new AppError('TOO_LARGE', 'the chunk goes past Upload-Length');
-      }
+      const written = await this.receive(temp, userId, path, offset, row.length - offset, body);
       await this.store.touch(userId, path, Date.now() + this.idleMs);
       const now = offset + written;
-      if (now === row.length) await this.complete(actor, path);
+      if (now === row.length) {
+        const t = temp;
+        temp = null; // complete() owns it now
+        await this.complete(actor, path, t);
+      }
       return now;
     } finally {
+      await temp?.close();
       this.busy.delete(key);
     }
   }
 
-  private async complete(actor: Actor, path: string): Promise<void> {
+  /** Writes the body at `offset`, at most `room` bytes; returns how many were kept. */
+  private async receive(temp: TempEntry, userId: number, path: string, offset: number, room: number, body: AsyncIterable<Uint8Array> | null): Promise<number> {
+    let written = 0;
+    let tooLarge = false;
+    try {
+      let lastTouch = Date.now();
+      if (body)
+        for await (const chunk of body) {
+          if (written + chunk.length > room) {
+            tooLarge = true;
+            break;
+          }
+          for (let off = 0; off < chunk.length; ) {
+            const n = (await temp.fh.write(chunk, off, chunk.length - off, offset + written)).bytesWritten;
+            off += n;
+            written += n;
+          }
+          if (Date.now() - lastTouch > 2000) {
+            lastTouch = Date.now();
+            await this.store.touch(userId, path, lastTouch + this.idleMs);
+          }
+        }
+      await temp.fh.sync();
+    } catch (e) {
+      // A dropped connection keeps what arrived: the client asks for the offset and resumes from there.
+      if (!(e instanceof Error && /abort|closed|reset/i.test(e.message))) {
+        await temp.fh.truncate(offset + written).catch(() => {}); // only whole writes count (disk full mid-chunk)
+        throw fromFsError(e);
+      }
+    }
+    if (tooLarge) {
+      await temp.fh.truncate(offset);
+      throw new AppError('TOO_LARGE', 'the chunk goes past Upload-Length');
+    }
+    return written;
+  }
+
+  /** The last byte arrived: the row goes, and the file is placed (atomically no-replace without override). */
+  private async complete(actor: Actor, path: string, held: TempEntry | null): Promise<void> {
     const userId = this.uid(actor);
     const row = await this.store.get(userId, path);
     if (!row) throw notFound();
+    const temp = held ?? (await TempEntry.reopen(row.tempPath));
+    if (temp.path !== row.tempPath) {
+      await temp.close();
+      throw exists('the upload was restarted meanwhile');
+    }
     await this.store.delete(userId, path);
-    const existing = await actor.fs.stat(path).catch(() => null);
-    const st = await actor.fs.commitTemp(row.tempPath, path, !row.override);
-    if (existing) await this.files.replaced(existing.real, st);
+    try {
+      const existing = await actor.fs.stat(path).catch(() => null);
+      const st = await actor.fs.commitTemp(temp, path, !row.override);
+      if (existing) await this.files.replaced(existing.real, st);
+    } catch (e) {
+      await temp.discard();
+      throw e;
+    } finally {
+      await temp.close();
+    }
     await this.files.deps.hooks.after('upload', { actor, path });
   }
 
@@ -138,6 +185,11 @@ export class TusService {
     await removeTemp(row.tempPath);
   }
 
+  /** The temp files of registered uploads: the temp sweep leaves these to their rows' expiry. */
+  registeredTemps(): Promise<Set<string>> {
+    return this.store.tempPaths();
+  }
+
   /** Removes uploads idle for too long, with their temporary files. Returns how many. */
   async sweep(now = Date.now()): Promise<number> {
     const rows = await this.store.expired(now);
@@ -146,20 +198,5 @@ export class TusService {
       await removeTemp(r.tempPath);
     }
     return rows.length;
-  }
-}
-
-/** Only ever touch our own temporary files: a regular file with our name pattern, never through a link. */
-async function assertTemp(p: string): Promise<void> {
-  const st = await lstat(p).catch(() => null);
-  if (!st || !st.isFile() || !TEMP_NAME.test(basename(p))) throw notFound();
-}
-
-async function removeTemp(p: string): Promise<void> {
-  try {
-    await assertTemp(p);
-    await unlink(p);
-  } catch {
-    // already gone
   }
 }
