@@ -2,11 +2,13 @@
  * Runs every suite and ends with one line "N passed, N failed" summing them all.
  * Suites: typecheck, unit + api (bun test, through app.handle and loopback servers, CLI against the compiled
  * binary), e2e (bun test + playwright-core + Debian Chromium against the compiled binary).
- * Usage: bun scripts/run-tests.ts [--no-build] [--only unit|e2e|typecheck|layers|image]
+ * api-pg (the API suite again on a throw-away PostgreSQL cluster).
+ * Usage: bun scripts/run-tests.ts [--no-build] [--only unit|pg|e2e|typecheck|layers|image]
  */
 import { spawn } from 'bun';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { postgresAvailable, startPostgres } from '../tests/helpers/postgres';
 
 const ROOT = resolve(import.meta.dir, '..');
 const args = process.argv.slice(2);
@@ -36,9 +38,9 @@ async function run(name: string, cmd: string[], env: Record<string, string> = {}
 
 const ms = (out: string) => Number(/__ms=(\d+)/.exec(out)?.[1] ?? 0);
 
-async function bunTest(name: string, paths: string[], extra: string[] = [], retry = false): Promise<void> {
+async function bunTest(name: string, paths: string[], extra: string[] = [], retry = false, env: Record<string, string> = {}): Promise<void> {
   const attempt = async (label: string, files: string[]) => {
-    const { code, out } = await run(label, [process.execPath, 'test', ...extra, ...files], { FILEDECK_BIN: BIN });
+    const { code, out } = await run(label, [process.execPath, 'test', ...extra, ...files], { FILEDECK_BIN: BIN, ...env });
     const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}$`, 'm').exec(out)?.[1] ?? 0);
     const failed = count('fail') || (code !== 0 ? 1 : 0); // crashed or found no tests: never count as green
     // The files that had a failing test: "(fail)" lines follow their file's "path:" header.
@@ -86,6 +88,18 @@ if (!only || only === 'layers') {
   results.push({ name: 'layers', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ms: ms(out) });
 }
 if (!only || only === 'unit') await bunTest('unit+api', ['tests/unit', 'tests/api']);
+if (!only || only === 'pg') {
+  // The whole API suite once more on PostgreSQL: a throw-away cluster, a fresh schema per test (test-app.ts).
+  if (!postgresAvailable()) console.log('\napi-pg: skipped: PostgreSQL is not installed (Debian package postgresql)');
+  else {
+    const pg = await startPostgres();
+    try {
+      await bunTest('api-pg', ['tests/api'], [], false, { FILEDECK_TEST_PG: pg.url });
+    } finally {
+      pg.stop();
+    }
+  }
+}
 if (!only || only === 'image') {
   // The container image (podman, installed by npm test from Debian); skipped, saying why, where podman is missing.
   if (existsSync('/usr/bin/podman')) await bunTest('image', ['tests/image'], ['--timeout', '300000']);
