@@ -8,12 +8,17 @@ import { download } from '../download';
 import { openSubtitle } from '../../services/files/subtitles';
 import { subtitleResponse } from '../subtitle-response';
 
-/** "/<hash>/<sub/path>" after a prefix: the hash, and the share-relative path decoded once and canonicalised. */
+/**
+ * "/<hash>/<sub/path>" after a prefix: the hash, and the share-relative path canonicalised. The rest is decoded
+ * once BEFORE splitting: the reference's share page asks for one selected file as
+ * `/api/public/dl/<hash>` + encodeURIComponent("/sub/file"), slashes encoded, and its router saw the decoded path.
+ * Hashes are base64url, so no hash contains an encoded "/".
+ */
 function hashAndPath(request: Request, prefix: string): { hash: string; path: string } {
-  const rest = new URL(request.url).pathname.slice(prefix.length).replace(/^\//, '');
+  const rest = decodeOnce(new URL(request.url).pathname.slice(prefix.length)).replace(/^\//, '');
   const i = rest.indexOf('/');
-  const hash = decodeOnce(i < 0 ? rest : rest.slice(0, i));
-  return { hash, path: toVirtualPath(decodeOnce(i < 0 ? '/' : rest.slice(i))).path };
+  const hash = i < 0 ? rest : rest.slice(0, i);
+  return { hash, path: toVirtualPath(i < 0 ? '/' : rest.slice(i)).path };
 }
 
 /**

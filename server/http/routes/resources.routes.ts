@@ -7,6 +7,7 @@ import type { AuthPlugin } from '../plugins/auth.plugin';
 import { jsonArrayStream } from '../json-stream';
 import { decodeDestination, pathAfter } from '../request-path';
 import { textResponse } from '../plugins/error.plugin';
+import { download } from '../download';
 
 const flag = (v: string | null) => v === 'true' || v === '1';
 
@@ -40,9 +41,18 @@ export function resourcesRoutes(s: Services, auth: AuthPlugin) {
     if (ctx.actor.allows('/recursive') && (await ctx.actor.fs.stat('/recursive').then(() => true, () => false))) return get(ctx);
     return tree(ctx.request, ctx.actor, `${P}/recursive`);
   };
+  /**
+   * `X-Encoding: true` is the reference client's CSV viewer: a text file answers with its raw bytes, for the client
+   * to decode in the charset the user picks; folders and other files keep the JSON. The bytes go out through
+   * download(), so the download decision stays with the file policy.
+   */
   const get = async ({ request, actor }: Ctx) => {
     const checksum = new URL(request.url).searchParams.get('checksum') ?? undefined;
-    return json(await s.files.get(actor, pathAfter(request, P).path, { checksum }));
+    const path = pathAfter(request, P).path;
+    const bytes = checksum === undefined && request.headers.get('x-encoding') === 'true';
+    const res = await s.files.get(actor, path, { checksum, content: !bytes });
+    if (bytes && (res.type === 'text' || res.type === 'textImmutable')) return download(request, actor, path);
+    return json(res);
   };
   const post = async ({ request, actor }: Ctx) => {
     const { path, dir } = pathAfter(request, P);
