@@ -2,8 +2,8 @@
  * Runs every suite and ends with one line "N passed, N failed" summing them all.
  * Suites: typecheck, unit + api (bun test, through app.handle and loopback servers, CLI against the compiled
  * binary), e2e (bun test + playwright-core + Debian Chromium against the compiled binary).
- * api-pg (the API suite again on a throw-away PostgreSQL cluster).
- * Usage: bun scripts/run-tests.ts [--no-build] [--only unit|pg|e2e|typecheck|layers|image]
+ * api-pg (the API suite again on a throw-away PostgreSQL cluster), multi (two instances behind nginx on PostgreSQL).
+ * Usage: bun scripts/run-tests.ts [--no-build] [--only unit|pg|multi|e2e|typecheck|layers|image]
  */
 import { spawn } from 'bun';
 import { existsSync } from 'node:fs';
@@ -100,6 +100,8 @@ if (!only || only === 'pg') {
     }
   }
 }
+// Two instances on one PostgreSQL database behind nginx; the test prints why it skips when nginx or PostgreSQL is missing.
+if (!only || only === 'multi') await bunTest('multi', ['tests/multi'], ['--timeout', '120000']);
 if (!only || only === 'image') {
   // The container image (podman, installed by npm test from Debian); skipped, saying why, where podman is missing.
   if (existsSync('/usr/bin/podman')) await bunTest('image', ['tests/image'], ['--timeout', '300000']);
