@@ -71,6 +71,9 @@ writeFileSync(GEN, `${lines.join('\n')}\nexport const assets: Record<string, str
 if (args.includes('--web-only')) process.exit(0);
 
 mkdirSync(join(ROOT, 'dist'), { recursive: true });
-await $`${process.execPath} build --compile --minify --bytecode --define FILEDECK_VERSION=${JSON.stringify(version)} --define process.env.NODE_ENV='"production"' ${join(ROOT, 'cmd/main.ts')} --outfile ${outfile}`.cwd(ROOT).quiet();
+// The worker thread's code is an entry point of its own, embedded as /$bunfs/root/<its path from the project root>
+// (server/services/work/worker-pool.ts looks for it there).
+const WORKER = 'server/services/work/work.worker.ts';
+await $`${process.execPath} build --compile --minify --bytecode --define FILEDECK_VERSION=${JSON.stringify(version)} --define process.env.NODE_ENV='"production"' ${join(ROOT, 'cmd/main.ts')} ${join(ROOT, WORKER)} --outfile ${outfile}`.cwd(ROOT).quiet();
 if (!existsSync(outfile)) throw new Error('compile produced no binary');
 console.log(`binary: ${relative(ROOT, outfile)} (${(statSync(outfile).size / 1048576).toFixed(1)} MiB, ${Math.round(performance.now() - t0)} ms total)`);

@@ -14,6 +14,7 @@ import { noHooks, type Hooks } from './services/hooks/hooks';
 import { ExecHooks } from './services/hooks/exec-hooks';
 import { createRunner } from './services/runner/create-runner';
 import { PreviewService } from './services/preview/preview.service';
+import { createWork } from './services/work/work-limits';
 import { PreviewCacheStore } from './db/preview-cache.store';
 import { UploadsStore } from './db/uploads.store';
 import { SettingsService } from './services/settings/settings.service';
@@ -46,8 +47,10 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
   const runner = await createRunner(config, settings, log);
   // Hooks, like the runner, exist only when exec is on and sandboxed (or the admin accepted unsafe mode).
   const hooks: Hooks = runner.enabled ? new ExecHooks(runner, settings, log) : noHooks;
-  const previews = new PreviewService({ cacheDir: config.cacheDir, store: stores.previews, enableThumbnails: config.enableThumbnails, resizePreview: config.resizePreview, imageProcessors: config.imageProcessors });
-  const files = new FilesService({ hooks, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader });
+  // Checksums and previews run on worker threads with global and per-user limits (services/work/work-limits.ts).
+  const work = createWork({ imageProcessors: config.imageProcessors });
+  const previews = new PreviewService({ cacheDir: config.cacheDir, store: stores.previews, enableThumbnails: config.enableThumbnails, resizePreview: config.resizePreview, work: work.previews });
+  const files = new FilesService({ hooks, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums });
   const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits });
   users.onScopeChanged = (id) => shares.revokeUnreachable(id);
   return {
@@ -64,7 +67,10 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
     hooks,
     runner,
     shares,
-    close: () => db.close(),
+    close: () => {
+      work.close();
+      return db.close();
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import { lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { AppError, exists, forbidden } from '../core/errors';
 import { fromFsError } from './fs-errors';
+import { openRegular } from './open-regular';
 import { place } from './place';
 import { copyFileData } from './sparse-copy';
 import { movedAway, movedOr, TEMP_NAME, TempEntry } from './temp-file';
@@ -255,35 +256,52 @@ export class ScopedFs {
     if (!this.followExternalSymlinks && !inside(real, this.realRoot)) throw forbidden();
   }
 
+  /**
+   * Opens a file this scope already resolved (a stat or listing result) for reading its content, only when it is a
+   * regular file (fs/open-regular.ts: FIFOs, sockets and devices are a 400 before any open). The caller closes it.
+   */
+  private async openContent(real: string) {
+    this.checkReal(real);
+    return openRegular(real);
+  }
+
   /** The first `n` bytes of a file this scope already resolved (a stat or listing result), for type sniffing. */
   async head(real: string, n = 512): Promise<{ bytes: Uint8Array; truncated: boolean }> {
-    this.checkReal(real);
-    return wrap(async () => {
-      const fh = await open(real, 'r');
-      try {
-        const buf = Buffer.alloc(n);
-        const { bytesRead } = await fh.read(buf, 0, n, 0);
-        return { bytes: buf.subarray(0, bytesRead), truncated: bytesRead === n };
-      } finally {
-        await fh.close();
-      }
-    });
+    const { handle } = await this.openContent(real);
+    try {
+      const buf = Buffer.alloc(n);
+      const { bytesRead } = await wrap(() => handle.read(buf, 0, n, 0));
+      return { bytes: buf.subarray(0, bytesRead), truncated: bytesRead === n };
+    } finally {
+      await handle.close();
+    }
   }
 
-  /** A whole (small) text file. Callers cap the size first. */
+  /** A whole (small) text file. Callers cap the size first; bytes appended since the open are not read. */
   async readText(real: string): Promise<string> {
-    this.checkReal(real);
-    return wrap(() => Bun.file(real).text());
+    const { handle, stats } = await this.openContent(real);
+    try {
+      const buf = Buffer.alloc(stats.size);
+      let len = 0;
+      while (len < buf.length) {
+        const { bytesRead } = await wrap(() => handle.read(buf, len, buf.length - len, len));
+        if (bytesRead === 0) break;
+        len += bytesRead;
+      }
+      return buf.toString('utf8', 0, len);
+    } finally {
+      await handle.close();
+    }
   }
 
-  /** Hex digest of a file, streamed. */
-  async hash(real: string, algo: 'md5' | 'sha1' | 'sha256' | 'sha512'): Promise<string> {
-    this.checkReal(real);
-    return wrap(async () => {
-      const h = new Bun.CryptoHasher(algo);
-      for await (const chunk of Bun.file(real).stream()) h.update(chunk);
-      return h.digest('hex');
-    });
+  /**
+   * Hex digest of a regular file, computed by `digest` off the event loop (services/work: a worker thread reads
+   * the descriptor). The descriptor stays open until `digest` says the reader has truly stopped (`settled`), even
+   * when the answer came earlier (cancelled, timed out): a closed, reused descriptor must never be read.
+   */
+  async hash(real: string, algo: 'md5' | 'sha1' | 'sha256' | 'sha512', digest: (fd: number, algo: string, settled: () => void) => Promise<string>): Promise<string> {
+    const { handle } = await this.openContent(real);
+    return digest(handle.fd, algo, () => void handle.close().catch(() => {}));
   }
 
   /** Creates a folder and its missing parents inside the scope. */

@@ -11,7 +11,7 @@ export function previewRoutes(s: Services, auth: AuthPlugin) {
   const base = s.config.baseURL;
   return new Elysia().use(auth).get('/api/preview/:size/*', async ({ request, actor, params }: { request: Request; actor: Actor; params: { size: string } }) => {
     const path = pathAfter(request, `${base}/api/preview/${params.size}`).path;
-    const r = await s.previews.preview(actor, params.size, path);
+    const r = await s.previews.preview(actor, params.size, path, request.signal);
     if (r.kind === 'raw') return sendFile(request, r.real, r.stats, baseName(path), true);
     const file = Bun.file(r.file);
     const stats = { size: file.size, mtimeMs: r.modified.getTime(), mtime: r.modified } as import('node:fs').Stats;

@@ -50,7 +50,7 @@ export function resourcesRoutes(s: Services, auth: AuthPlugin) {
     const checksum = new URL(request.url).searchParams.get('checksum') ?? undefined;
     const path = pathAfter(request, P).path;
     const bytes = checksum === undefined && request.headers.get('x-encoding') === 'true';
-    const res = await s.files.get(actor, path, { checksum, content: !bytes });
+    const res = await s.files.get(actor, path, { checksum, content: !bytes, signal: request.signal });
     if (bytes && (res.type === 'text' || res.type === 'textImmutable')) return download(request, actor, path);
     return json(res);
   };

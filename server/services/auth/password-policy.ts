@@ -1,5 +1,6 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { invalid } from '../../core/errors';
+import { passwordWork } from '../work/work-limits';
 
 // zxcvbn-ts's common-password dictionary (about 49,000 entries from breach corpora), checked case-insensitively.
 let common: Set<string> | null = null;
@@ -24,25 +25,37 @@ export function checkPassword(password: unknown, minLength: number): string {
 // The compiled binary is built with NODE_ENV=production, so it always uses 10.
 const COST = process.env.NODE_ENV === 'test' ? 4 : 10;
 
+/**
+ * bcrypt runs on worker threads with a small fixed concurrency (services/work/work-limits.ts: passwordWork), not
+ * through Bun.password's async calls: those use the runtime's shared thread pool, where 150 concurrent logins
+ * were measured to queue every file-system call of every other request for up to 10 s.
+ */
 export function hashPassword(password: string, cost = COST): Promise<string> {
-  return Bun.password.hash(password, { algorithm: 'bcrypt', cost });
+  return passwordWork().run<string>('bcrypt', { kind: 'bcrypt-hash', password, cost });
+}
+
+function bcryptVerify(password: string, hash: string): Promise<boolean> {
+  return passwordWork().run<boolean>('bcrypt', { kind: 'bcrypt-verify', password, hash });
 }
 
 // A fixed hash to compare against when the user does not exist, so unknown and known users take as long.
 let dummyHash: Promise<string> | null = null;
 
-/** Verifies a password; with a null hash it still spends the time of one bcrypt check and returns false. */
+/**
+ * Verifies a password; with a null hash it still spends the time of one bcrypt check and returns false. A malformed
+ * stored hash is a failed check (the worker answers false); a full queue (429) or the time limit (503) propagates:
+ * a busy server is not a wrong password.
+ */
 export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
   if (!hash) {
-    dummyHash ??= hashPassword('filedeck-timing-equaliser');
-    await Bun.password.verify(password, await dummyHash).catch(() => false);
+    dummyHash ??= hashPassword('filedeck-timing-equaliser').catch((e) => {
+      dummyHash = null;
+      throw e;
+    });
+    await bcryptVerify(password, await dummyHash);
     return false;
   }
-  try {
-    return await Bun.password.verify(password, hash);
-  } catch {
-    return false;
-  }
+  return bcryptVerify(password, hash);
 }
 
 /** A random password for generated accounts: 18 bytes, base64url (24 characters). */

@@ -7,6 +7,7 @@ import { baseName, joinVirtual, parentOf } from '../../fs/virtual-path';
 import type { WalkEntry } from '../../fs/scoped-fs';
 import type { Actor } from '../actor';
 import type { Hooks } from '../hooks/hooks';
+import type { HeavyWork } from '../work/heavy-work';
 import { authorizePath, permitted, visible, type Access } from '../policy/file-policy';
 import { describe, extensionOf, sortItems } from './describe';
 import { SUBTITLE_DIRS, TEXT_LIMIT, detectType, isSubtitle, mimeOf, needsSniff } from './detect-type';
@@ -20,6 +21,8 @@ export interface FilesDeps {
   /** Drops cached previews of a real path and everything beneath it. */
   evictPreviews: (realPath: string) => Promise<void>;
   typeDetectionByHeader: boolean;
+  /** Checksums run here: worker threads, fair global and per-user slots, a time limit (services/work). */
+  checksums: HeavyWork;
 }
 
 /** Reading files and folders inside the actor's scope, under its rules. Writes live in files-write.ts. */
@@ -53,7 +56,7 @@ export class FilesService {
    * A file's description (with `content` for text the actor may download, or a checksum), or a folder with its
    * allowed children sorted as the user prefers.
    */
-  async get(actor: Actor, path: string, opts: { checksum?: string; content?: boolean } = {}): Promise<Resource> {
+  async get(actor: Actor, path: string, opts: { checksum?: string; content?: boolean; signal?: AbortSignal } = {}): Promise<Resource> {
     this.check(actor, path);
     const { real, stats, isSymlink } = await actor.fs.stat(path);
     const res = describe(path, baseName(path), stats, isSymlink);
@@ -62,12 +65,17 @@ export class FilesService {
       return this.listing(actor, path, res, real);
     }
     const sample = needsSniff(res.name, res.size) && stats.isFile() ? await actor.fs.head(real) : undefined;
-    res.type = stats.isFIFO() ? 'blob' : detectType(res.name, res.size, sample);
+    // FIFOs, sockets and devices are described, never opened (a read could block or act on a device).
+    res.type = stats.isFile() ? detectType(res.name, res.size, sample) : 'blob';
     if (res.type === 'video') res.subtitles = await this.subtitles(actor, path);
     if (opts.checksum !== undefined) {
       this.check(actor, path, 'download');
       if (!(CHECKSUMS as readonly string[]).includes(opts.checksum)) throw invalid(`unknown checksum algorithm "${opts.checksum}"`);
-      return { ...res, checksums: { [opts.checksum]: await actor.fs.hash(real, opts.checksum as ChecksumAlgo) } } as Resource;
+      // Off the event loop, bounded and cancelled with the request; only a regular file is opened (ScopedFs.hash).
+      const user = String(actor.user?.id ?? 'system');
+      const sum = await actor.fs.hash(real, opts.checksum as ChecksumAlgo, (fd, algo, settled) =>
+        this.deps.checksums.run<string>(user, { kind: 'hash', fd, algo: algo as ChecksumAlgo }, { signal: opts.signal, settled }));
+      return { ...res, checksums: { [opts.checksum]: sum } } as Resource;
     }
     if (res.type === 'text') {
       if (!permitted(actor, 'modify')) res.type = 'textImmutable';
@@ -90,7 +98,7 @@ export class FilesService {
         const mime = mimeOf(e.name);
         if (this.deps.typeDetectionByHeader && mime === 'application/octet-stream' && item.size <= TEXT_LIMIT && e.stats.isFile())
           sniffs.push(actor.fs.head(`${real}/${e.name}`).then((s) => void (item.type = detectType(e.name, item.size, s, mime)), () => void (item.type = 'blob')));
-        else item.type = e.stats.isFIFO() ? 'blob' : detectType(e.name, item.size, undefined, mime);
+        else item.type = e.stats.isFile() ? detectType(e.name, item.size, undefined, mime) : 'blob';
         if (item.type === 'video') item.subtitles = siblingSubtitles(path, e.name, names);
       }
       items.push(item);
