@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ARCHIVE_FORMATS, ARCHIVE_FORMAT_INFO } from '../../server/contract/archive';
@@ -19,6 +20,7 @@ let share: string;
 
 beforeAll(async () => {
   mkdirSync(root, { recursive: true });
+  writeFileSync(bigSource, randomBytes(BIG));
   server = await startServer(['-r', root, '-d', join(dir, 'db.db'), '--password', ADMIN_PASSWORD, '--log', 'stderr']);
   token = await (await fetch(`${server.url}/api/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) })).text();
 });
@@ -27,7 +29,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const BIG = 64 * 1024 * 1024; // sparse: no disk used, and far more than socket buffers hold
+// Random bytes (compressors cannot shrink them, so the server really waits on the client), far more than socket
+// buffers hold.
+const BIG = 24 * 1024 * 1024;
+const bigSource = join(dir, 'big-source.bin');
 
 /**
  * A fresh folder: a big file, then a folder of small ones. Archives take a selection in the order given (a
@@ -36,8 +41,7 @@ const BIG = 64 * 1024 * 1024; // sparse: no disk used, and far more than socket 
 function fixture(name: string): string {
   const d = join(root, name);
   mkdirSync(join(d, 'z'), { recursive: true });
-  writeFileSync(join(d, 'a-big.bin'), 'x');
-  truncateSync(join(d, 'a-big.bin'), BIG);
+  copyFileSync(bigSource, join(d, 'a-big.bin'));
   for (const n of ['b-gone.txt', 'c-fifo.txt', 'd-kept.txt']) writeFileSync(join(d, 'z', n), `${n}\n`);
   return d;
 }
