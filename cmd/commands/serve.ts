@@ -52,7 +52,7 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
   // ends the process and the requests of everyone else with it.
   process.on('uncaughtException', (e) => s.log.error(`uncaught: ${e?.stack ?? String(e)}`));
   process.on('unhandledRejection', (e) => s.log.error(`unhandled rejection: ${(e as Error)?.stack ?? String(e)}`));
-  const server = listenHttp(app, { hostname: config.address, port: config.port, tls, log: s.log });
+  const server = listenHttp(app, { hostname: config.address, port: config.port, tls, log: s.log, baseURL: config.baseURL });
   const port = server.port ?? config.port;
   const host = config.address.includes(':') ? `[${config.address}]` : config.address;
   const url = `${tls ? 'https' : 'http'}://${host}:${port}${config.baseURL}/`;

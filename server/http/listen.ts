@@ -10,6 +10,8 @@ export interface ListenOptions {
   port: number;
   tls?: { cert: ReturnType<typeof Bun.file>; key: ReturnType<typeof Bun.file> };
   log: Logger;
+  /** config.baseURL: a request without it is routed as if it had it (see routableRequest). */
+  baseURL?: string;
 }
 
 /**
@@ -19,10 +21,18 @@ export interface ListenOptions {
  * (nothing here reads the host from the URL: origin checks read the Host header, which is left as sent).
  * An own `url` property keeps the native Request intact for WebSocket upgrades.
  */
-export function routableRequest(req: Request): Request {
+export function routableRequest(req: Request, baseURL = ''): Request {
   const u = req.url;
   const start = u.indexOf('/', u.indexOf('://') + 3);
-  if (start !== -1 && start < 11) Object.defineProperty(req, 'url', { value: `http://localhost${u.slice(start)}`, configurable: true });
+  let path = start === -1 ? '/' : u.slice(start);
+  // As in the reference, the base URL is optional: a request without it is routed as if it had it, so a proxy that
+  // strips the prefix (nginx `location /fb/ { proxy_pass http://filedeck/; }`) and scripts written against the bare
+  // /api paths keep working. Same routes, same authentication: nothing is reachable that was not before.
+  const prefix = !!baseURL && path !== baseURL && !path.startsWith(`${baseURL}/`) && !path.startsWith(`${baseURL}?`);
+  if (prefix) path = baseURL + path;
+  if (start === -1) return req;
+  if (start < 11) Object.defineProperty(req, 'url', { value: `http://localhost${path}`, configurable: true });
+  else if (prefix) Object.defineProperty(req, 'url', { value: u.slice(0, start) + path, configurable: true });
   return req;
 }
 
@@ -41,7 +51,7 @@ export function listenHttp(app: Elysia<any, any, any, any, any, any, any>, opts:
     maxRequestBodySize: 1024 ** 4,
     idleTimeout: 120,
     websocket: websocket as never,
-    fetch: (req, srv) => handle(routableRequest(req), srv),
+    fetch: (req, srv) => handle(routableRequest(req, opts.baseURL), srv),
     error(e) {
       opts.log.error(`unhandled: ${e?.stack ?? String(e)}`);
       return textResponse(500);

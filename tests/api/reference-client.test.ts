@@ -2,6 +2,8 @@ import { afterEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ADMIN_PASSWORD, USER_PASSWORD, makeTestApp, tokenPayload, type TestApp } from '../helpers/test-app';
+import { listenHttp } from '../../server/http/listen';
+import { silentLogger } from '../../server/core/log';
 
 /**
  * The reference's own web client (v2.63.23), one scenario per flow it performs, with the URLs, headers and
@@ -405,5 +407,28 @@ describe('envelope', () => {
     expect(r.status).toBe(200);
     const bare = await t.app.handle(new Request('http://localhost/fb'));
     expect([bare.status, bare.headers.get('location')]).toEqual([301, '/fb/']);
+  });
+
+  test('behind a proxy that strips the base URL (or a script that omits it) the bare paths reach the same routes', async () => {
+    t = await makeTestApp({ baseURL: '/fb' });
+    mkdirSync(join(t.root, 'docs'));
+    writeFileSync(join(t.root, 'docs/a b.txt'), 'x');
+    const server = listenHttp(t.app as never, { hostname: '127.0.0.1', port: 0, log: silentLogger, baseURL: '/fb' });
+    try {
+      const origin = `http://127.0.0.1:${server.port}`;
+      const login = await fetch(`${origin}/api/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+      expect(login.status).toBe(200);
+      const token = await login.text();
+      for (const prefix of ['/fb', '']) {
+        const r = await fetch(`${origin}${prefix}/api/resources/docs/a%20b.txt?checksum=md5`, { headers: xauth(token) });
+        expect([prefix, r.status]).toEqual([prefix, 200]);
+        expect((await r.json()).checksums.md5).toBe(new Bun.CryptoHasher('md5').update('x').digest('hex'));
+      }
+      expect((await fetch(`${origin}/api/resources/docs/`)).status).toBe(401); // same authentication either way
+      const bare = await fetch(`${origin}/fb`, { redirect: 'manual' });
+      expect([bare.status, bare.headers.get('location')]).toEqual([301, '/fb/']);
+    } finally {
+      server.stop(true);
+    }
   });
 });
