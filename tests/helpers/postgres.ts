@@ -9,6 +9,10 @@ export interface PgCluster {
   url: string;
   /** Makes another empty database and returns its URL. */
   newDatabase(name: string): string;
+  /** Stops the server, keeping its data (an outage). */
+  pause(): void;
+  /** Starts it again on the same port after `pause`. */
+  resume(): void;
   stop(): void;
 }
 
@@ -42,7 +46,8 @@ export async function startPostgres(): Promise<PgCluster> {
   const as = runAs();
   must([...as, join(bin, 'initdb'), '-D', join(dir, 'data'), '-U', 'fd', '--auth=trust', '--no-sync', '-E', 'UTF8'], 'initdb');
   const port = 20000 + Math.floor(Math.random() * 20000);
-  must([...as, join(bin, 'pg_ctl'), '-D', join(dir, 'data'), '-w', '-t', '30', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start'], 'pg_ctl start');
+  const start = () => must([...as, join(bin, 'pg_ctl'), '-D', join(dir, 'data'), '-w', '-t', '30', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start'], 'pg_ctl start');
+  start();
   const newDatabase = (name: string) => {
     must([join(bin, 'createdb'), '-h', '127.0.0.1', '-p', String(port), '-U', 'fd', name], 'createdb');
     return `postgres://fd@127.0.0.1:${port}/${name}`;
@@ -50,6 +55,8 @@ export async function startPostgres(): Promise<PgCluster> {
   return {
     url: newDatabase('filedeck'),
     newDatabase,
+    pause: () => must([...as, join(bin, 'pg_ctl'), '-D', join(dir, 'data'), '-w', '-m', 'immediate', 'stop'], 'pg_ctl stop'),
+    resume: start,
     stop() {
       spawnSync(as[0] ?? join(bin, 'pg_ctl'), [...as.slice(1), ...(as.length ? [join(bin, 'pg_ctl')] : []), '-D', join(dir, 'data'), '-m', 'immediate', 'stop']);
       rmSync(dir, { recursive: true, force: true });

@@ -23,16 +23,17 @@ export const STATUS: Record<ErrorCode, number> = {
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized',
   403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
-  416: 'Range Not Satisfiable', 429: 'Too Many Requests', 500: 'Internal Server Error', 501: 'Not Implemented', 507: 'Insufficient Storage',
+  416: 'Range Not Satisfiable', 429: 'Too Many Requests', 500: 'Internal Server Error', 501: 'Not Implemented', 503: 'Service Unavailable', 507: 'Insufficient Storage',
 };
 
 /**
  * The reference's text envelope: "<code> <Status Text>\n", with the message appended as " (message)" on
- * client errors that carry one, and on 507. 401 never carries detail; 5xx never shows a cause.
+ * client errors that carry one, and on 503 and 507. 401 never carries detail; 5xx never shows a cause.
  */
 export function textResponse(status: number, detail?: string, headers: Record<string, string> = {}): Response {
-  // 507 says which volume is full (files or database): the operator's message, never a path or a cause.
-  const withDetail = detail && ((status >= 400 && status < 500 && status !== 401) || status === 507);
+  // 507 says which volume is full (files or database), 503 that the database is unreachable: our own message,
+  // never a path, a URL or a cause.
+  const withDetail = detail && ((status >= 400 && status < 500 && status !== 401) || status === 507 || status === 503);
   const body = `${status} ${STATUS_TEXT[status] ?? 'Error'}${withDetail ? ` (${detail})` : ''}\n`;
   return new Response(body, {
     status,
