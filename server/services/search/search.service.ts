@@ -41,6 +41,9 @@ function typeMatches(name: string, isDir: boolean, types: string[]): boolean {
   });
 }
 
+/** A search walk's time limit (it also stops when the client goes away). */
+export const SEARCH_TIME_LIMIT_MS = 5 * 60_000;
+
 export interface SearchHit {
   dir: boolean;
   /** Relative to the folder searched, without a leading slash. */
@@ -50,7 +53,7 @@ export interface SearchHit {
 /**
  * Walks the folder and yields matches as they are found. Rules and dotfiles are respected: hidden entries are
  * never reported, and folders hidden by dotfile settings are not entered. A folder denied by a rule is still
- * entered, because a later rule may allow something inside it. Stops when `signal` aborts.
+ * entered, because a later rule may allow something inside it. Stops when `signal` aborts or after SEARCH_TIME_LIMIT_MS.
  */
 export async function* search(actor: Actor, base: string, raw: string, signal?: AbortSignal): AsyncGenerator<SearchHit> {
   authorizePath(actor, 'read', base);
@@ -59,7 +62,9 @@ export async function* search(actor: Actor, base: string, raw: string, signal?: 
   const q = parseQuery(raw);
   const hideDot = !!actor.user?.hideDotfiles;
   const cut = base === '/' ? 1 : base.length + 1;
+  const until = Date.now() + SEARCH_TIME_LIMIT_MS;
   for await (const e of actor.fs.walk(base, (d) => !(hideDot && d.name.startsWith('.')), signal)) {
+    if (Date.now() > until) return; // a walk of a huge tree ends; the client gets what was found so far
     if (!visible(actor, e.path)) continue;
     if (!typeMatches(e.name, e.isDir, q.types)) continue;
     if (q.terms.length) {
