@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../server/core/version';
 import { registerCmds } from './commands/cmds';
 import { registerConfig } from './commands/config';
+import { registerDb } from './commands/db';
 import { registerMisc } from './commands/misc';
 import { registerRules } from './commands/rules';
 import { registerServe } from './commands/serve';
@@ -26,6 +27,7 @@ registerShares(program);
 registerRules(program);
 registerCmds(program);
 registerMisc(program);
+registerDb(program);
 
 // No top-level await: the binary is compiled to bytecode, which needs a CommonJS-shaped entry.
 program.parseAsync(process.argv).catch((e: unknown) => {
