@@ -45,9 +45,21 @@ export async function startPostgres(): Promise<PgCluster> {
   chmodSync(dir, 0o777);
   const as = runAs();
   must([...as, join(bin, 'initdb'), '-D', join(dir, 'data'), '-U', 'fd', '--auth=trust', '--no-sync', '-E', 'UTF8'], 'initdb');
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  let port = 0;
   const start = () => must([...as, join(bin, 'pg_ctl'), '-D', join(dir, 'data'), '-w', '-t', '30', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start'], 'pg_ctl start');
-  start();
+  // A random port may be taken by another test's server: try a few.
+  for (let attempt = 1; ; attempt++) {
+    port = 20000 + Math.floor(Math.random() * 20000);
+    try {
+      start();
+      break;
+    } catch (e) {
+      if (attempt >= 5) {
+        rmSync(dir, { recursive: true, force: true });
+        throw e;
+      }
+    }
+  }
   const newDatabase = (name: string) => {
     must([join(bin, 'createdb'), '-h', '127.0.0.1', '-p', String(port), '-U', 'fd', name], 'createdb');
     return `postgres://fd@127.0.0.1:${port}/${name}`;
