@@ -15,9 +15,27 @@ export interface Nginx {
  * Debian's nginx in front of the given upstreams on 127.0.0.1: round-robin, no stickiness, request bodies
  * streamed (tus), everything in a temp folder (config, pid, logs, temp files).
  */
+/** A port the kernel says is free right now (a random pick can collide with an outgoing connection's port). */
+function freePort(): number {
+  const s = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
+  const port = s.port;
+  s.stop(true);
+  return port;
+}
+
+/** Starts nginx in front of the upstreams; tries a few ports if one is taken between the check and the bind. */
 export async function startNginx(upstreams: string[]): Promise<Nginx> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startNginxOn(upstreams, freePort());
+    } catch (e) {
+      if (attempt >= 3 || !/in use/i.test((e as Error).message)) throw e;
+    }
+  }
+}
+
+async function startNginxOn(upstreams: string[], port: number): Promise<Nginx> {
   const dir = mkdtempSync(join(tmpdir(), 'filedeck-nginx-'));
-  const port = 40000 + Math.floor(Math.random() * 20000);
   const servers = upstreams.map((u) => `    server ${new URL(u).host};`).join('\n');
   writeFileSync(join(dir, 'nginx.conf'), `daemon off;
 pid ${dir}/nginx.pid;
@@ -51,7 +69,11 @@ ${servers}
   const proc: Subprocess = Bun.spawn([NGINX, '-c', join(dir, 'nginx.conf'), '-p', dir], { stdout: 'ignore', stderr: 'pipe', stdin: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    if (proc.exitCode !== null) throw new Error(`nginx exited: ${await new Response(proc.stderr as ReadableStream).text()}`);
+    if (proc.exitCode !== null) {
+      const why = await new Response(proc.stderr as ReadableStream).text();
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`nginx exited: ${why}`);
+    }
     try {
       await fetch(`${url}/health`);
       break;
