@@ -2,11 +2,11 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../../locales/en.json';
 import { pageConfig } from '../api/page-config';
-import { DEFAULT_LOCALE, SUPPORTED_LOCALES, isRtl, normalizeLocale, type LocaleCode } from './locales';
+import { DEFAULT_LOCALE, LOCALE_INFO, isRtl, localeTag, normalizeLocale, type LocaleCode } from './locales';
 
 /**
  * The one place where the document language and direction follow the active locale:
- * <html lang dir> and the `rtl` class on <body>.
+ * <html lang dir> and the `rtl` class on <body>. `lng` is i18next's language, always a BCP 47 tag ('uk', 'pt-BR').
  */
 function applyDocumentLanguage(lng: string): void {
   const rtl = isRtl(lng);
@@ -22,8 +22,9 @@ export function initI18n(): void {
     resources: { en: { translation: en } },
     lng: DEFAULT_LOCALE,
     fallbackLng: DEFAULT_LOCALE,
-    supportedLngs: [...SUPPORTED_LOCALES, 'uk'],
-    lowerCaseLng: true,
+    // i18next speaks BCP 47 tags (its plural rules and i18n.language, used for Intl, come from them); catalogues are
+    // fetched by the stored code, which is their file name.
+    supportedLngs: LOCALE_INFO.map((l) => l.tag),
     load: 'currentOnly',
     initAsync: false,
     returnNull: false,
@@ -34,19 +35,13 @@ export function initI18n(): void {
 const failed = new Set<string>();
 let latest = 0;
 
-/**
- * The i18next language for an app locale. The product's code for Ukrainian is "ua" (as the reference's), but
- * plural rules and <html lang> need the real code "uk"; every other app code is a valid tag already.
- */
-const i18nCode = (lng: string) => (lng === 'ua' ? 'uk' : lng);
-
 async function loadCatalogue(lng: LocaleCode): Promise<boolean> {
-  if (lng === DEFAULT_LOCALE || i18next.hasResourceBundle(i18nCode(lng), 'translation')) return true;
+  if (lng === DEFAULT_LOCALE || i18next.hasResourceBundle(localeTag(lng), 'translation')) return true;
   if (failed.has(lng)) return false;
   try {
     const res = await fetch(`${pageConfig.StaticURL}/locales/${lng}.json`, { credentials: 'same-origin' });
     if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
-    i18next.addResourceBundle(i18nCode(lng), 'translation', await res.json(), true, true);
+    i18next.addResourceBundle(localeTag(lng), 'translation', await res.json(), true, true);
     return true;
   } catch (e) {
     failed.add(lng);
@@ -61,6 +56,6 @@ export async function setLocale(tag: string | null | undefined): Promise<void> {
   const mine = ++latest;
   const ok = await loadCatalogue(lng);
   if (mine !== latest) return; // a later switch won
-  const target = ok ? i18nCode(lng) : DEFAULT_LOCALE;
+  const target = ok ? localeTag(lng) : DEFAULT_LOCALE;
   if (i18next.language !== target) await i18next.changeLanguage(target);
 }

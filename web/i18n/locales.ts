@@ -1,53 +1,30 @@
-import { LOCALES, RTL_LOCALES as RTL, type LocaleCode } from '../../server/contract/locales';
+import { DEFAULT_LOCALE, LOCALES, isRtlLocale, localeTag, matchLocale, type LocaleCode } from '../../server/contract/locales';
 
 /** The locale list lives once, in server/contract (the server validates user locales against it too). */
 export const SUPPORTED_LOCALES = LOCALES;
+export { DEFAULT_LOCALE, LOCALE_INFO, localeTag } from '../../server/contract/locales';
 export type { LocaleCode };
 
-export const DEFAULT_LOCALE: LocaleCode = 'en';
-
-const RTL_LOCALES: ReadonlySet<string> = new Set(RTL);
-const SUPPORTED: ReadonlySet<string> = new Set(SUPPORTED_LOCALES);
-
-/** Regional or legacy tags whose catalogue lives under another code. */
-const ALIASES: Record<string, LocaleCode> = {
-  uk: 'ua',
-  iw: 'he',
-  nl: 'nl-be',
-  sv: 'sv-se',
-  zh: 'zh-cn',
-  'zh-hans': 'zh-cn',
-  'zh-sg': 'zh-cn',
-  'zh-hant': 'zh-tw',
-  'zh-hk': 'zh-tw',
-  'zh-mo': 'zh-tw',
-};
-
-const isSupported = (code: string): code is LocaleCode => SUPPORTED.has(code);
-
-/** Maps a browser or stored language tag ('pt-BR', 'zh_CN', 'uk', 'nl-BE') to a supported code, else 'en'. */
+/**
+ * Maps a stored code, a browser tag or an alias ('ua', 'uk', 'pt-BR', 'zh_CN', 'de-AT') to a stored code, else 'en'.
+ * Whole tags match first, so 'nl-be' stays Belgian Dutch while 'nl-NL' falls back to Dutch.
+ */
 export function normalizeLocale(tag: string | null | undefined): LocaleCode {
-  if (!tag) return DEFAULT_LOCALE;
-  const code = tag.trim().toLowerCase().replace(/_/g, '-');
-  if (isSupported(code)) return code;
-  const parts = code.split('-');
-  const lang = parts[0] ?? '';
-  for (const candidate of [parts.slice(0, 2).join('-'), `${lang}-${parts[parts.length - 1] ?? ''}`, lang]) {
-    if (isSupported(candidate)) return candidate;
-    const alias = ALIASES[candidate];
-    if (alias) return alias;
-  }
-  return DEFAULT_LOCALE;
+  return matchLocale(tag)?.code ?? DEFAULT_LOCALE;
 }
 
 /** The first browser language we have a catalogue for. */
 export function browserLocale(): LocaleCode {
   const tags = typeof navigator === 'undefined' ? [] : [...(navigator.languages ?? []), navigator.language];
   for (const tag of tags) {
-    const code = normalizeLocale(tag);
-    if (code !== DEFAULT_LOCALE || tag.toLowerCase().startsWith('en')) return code;
+    const hit = matchLocale(tag);
+    if (hit) return hit.code;
   }
   return DEFAULT_LOCALE;
 }
 
-export const isRtl = (code: string): boolean => RTL_LOCALES.has(code);
+/** Whether a stored code or BCP 47 tag is written right to left. */
+export const isRtl = (codeOrTag: string): boolean => isRtlLocale(codeOrTag);
+
+/** The BCP 47 tag of whatever language a stored code or tag falls back to (for i18next, `lang` and Intl). */
+export const tagFor = (codeOrTag: string | null | undefined): string => localeTag(normalizeLocale(codeOrTag));

@@ -1,7 +1,8 @@
 import { PERMISSIONS, VIEW_MODES, type Permissions, type User } from '../../contract/user';
 import { invalid } from '../../core/errors';
 import { normaliseRules } from '../rules/rules';
-import { LOCALES } from '../settings/settings-defaults';
+import { normaliseTrashOverride } from '../trash/trash-settings';
+import { LOCALES, localeInfo } from '../../contract/locales';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -59,10 +60,14 @@ export function normaliseUserFields(data: Obj, where = 'user', opts: { allowDotS
       case 'scope':
         out.scope = opts.allowDotScope && (v === '.' || v === '') ? '.' : normaliseScope(v, name);
         break;
-      case 'locale':
-        if (typeof v !== 'string' || !(LOCALES as readonly string[]).includes(v)) throw invalid(`${name} must be one of ${LOCALES.join(', ')}`);
-        out.locale = v;
+      case 'locale': {
+        // Stored as the reference's code whichever form arrives ('uk' and 'ua' both store 'ua'), so records stay
+        // readable by the reference's client; the web app turns it into a BCP 47 tag for the document.
+        const info = localeInfo(v);
+        if (!info) throw invalid(`${name} must be one of ${LOCALES.join(', ')} (or their BCP 47 tags, e.g. uk, nb, pt-BR)`);
+        out.locale = info.code;
         break;
+      }
       case 'viewMode':
         if (!VIEW_MODES.includes(v as User['viewMode'])) throw invalid(`${name} must be list, mosaic or mosaic gallery`);
         out.viewMode = v as User['viewMode'];
@@ -100,6 +105,9 @@ export function normaliseUserFields(data: Obj, where = 'user', opts: { allowDotS
       case 'theme':
         if (v !== '' && v !== 'light' && v !== 'dark') throw invalid(`${name} must be "", light or dark`);
         out.theme = v;
+        break;
+      case 'trash':
+        out.trash = normaliseTrashOverride(v, name);
         break;
     }
   }

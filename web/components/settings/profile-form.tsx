@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TokenUser } from '../../../server/contract/user';
-import { SUPPORTED_LOCALES, normalizeLocale } from '../../i18n/locales';
+import { normalizeLocale } from '../../i18n/locales';
 import { saveProfile, type ProfilePrefs } from '../../state/settings.state';
 import { Checkbox } from './checkbox';
-import { LOCALE_NAMES } from './locale-names';
+import { LocaleOptions } from './locale-options';
 
 /** Personal preferences: dotfiles, single click, exact dates, theme and language. */
 export function ProfileForm({ user }: { user: Pick<TokenUser, keyof ProfilePrefs> }) {
@@ -46,9 +46,7 @@ export function ProfileForm({ user }: { user: Pick<TokenUser, keyof ProfilePrefs
         <label className="field">
           <span className="field__label">{t('settings.profile.language')}</span>
           <select className="input" name="locale" value={prefs.locale} onChange={(e) => set('locale', e.target.value)}>
-            {SUPPORTED_LOCALES.map((code) => (
-              <option key={code} value={code} lang={code}>{LOCALE_NAMES[code]}</option>
-            ))}
+            <LocaleOptions />
           </select>
         </label>
       </div>

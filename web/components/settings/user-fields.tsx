@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../server/contract/user';
-import { SUPPORTED_LOCALES, normalizeLocale } from '../../i18n/locales';
+import { normalizeLocale } from '../../i18n/locales';
 import { pageConfig } from '../../api/page-config';
 import { Checkbox } from './checkbox';
-import { LOCALE_NAMES } from './locale-names';
+import { LocaleOptions } from './locale-options';
 import { PermissionsFields } from './permissions-fields';
 import { RulesEditor } from './rules-editor';
 
@@ -59,9 +59,7 @@ export function UserFields({ user, onChange, mode, createHome = false, onCreateH
       <label className="field">
         <span className="field__label">{t('users.language')}</span>
         <select className="input" name="locale" value={normalizeLocale(user.locale)} onChange={(e) => set('locale', e.target.value)}>
-          {SUPPORTED_LOCALES.map((code) => (
-            <option key={code} value={code} lang={code}>{LOCALE_NAMES[code]}</option>
-          ))}
+          <LocaleOptions />
         </select>
       </label>
       <Checkbox
