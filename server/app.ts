@@ -7,6 +7,8 @@ import { SharesStore } from './db/shares.store';
 import { UsersStore } from './db/users.store';
 import { RateLimitsStore } from './db/rate-limits.store';
 import { RateLimiter } from './services/auth/rate-limiter';
+import { AuditStore } from './db/audit.store';
+import { AuditService } from './services/audit/audit.service';
 import { AuthService } from './services/auth/auth.service';
 import { FilesService } from './services/files/files.service';
 import { TusService } from './services/files/tus.service';
@@ -39,19 +41,20 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
     uploads: new UploadsStore(db),
     previews: new PreviewCacheStore(db),
   };
-  const settings = new SettingsService(stores.settings);
+  const audit = new AuditService(new AuditStore(db), log, () => settings.get().auditRetentionDays);
+  const settings = new SettingsService(stores.settings, audit);
   await settings.load();
   const limits = new RateLimiter(new RateLimitsStore(db));
-  const users = new UsersService({ users: stores.users, sessions: stores.sessions, settings, root: config.root, limits });
-  const auth = new AuthService({ users: stores.users, sessions: stores.sessions, settings, usersService: users, limits, tokenLifetimeMs: config.tokenExpirationTime, renewGraceMs: config.tokenRenewGrace });
-  const runner = await createRunner(config, settings, log);
+  const users = new UsersService({ users: stores.users, sessions: stores.sessions, settings, root: config.root, limits, audit });
+  const auth = new AuthService({ users: stores.users, sessions: stores.sessions, settings, usersService: users, limits, tokenLifetimeMs: config.tokenExpirationTime, renewGraceMs: config.tokenRenewGrace, audit });
+  const runner = await createRunner(config, settings, log, audit);
   // Hooks, like the runner, exist only when exec is on and sandboxed (or the admin accepted unsafe mode).
   const hooks: Hooks = runner.enabled ? new ExecHooks(runner, settings, log) : noHooks;
   // Checksums and previews run on worker threads with global and per-user limits (services/work/work-limits.ts).
   const work = createWork({ imageProcessors: config.imageProcessors });
   const previews = new PreviewService({ cacheDir: config.cacheDir, store: stores.previews, enableThumbnails: config.enableThumbnails, resizePreview: config.resizePreview, work: work.previews });
-  const files = new FilesService({ hooks, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums });
-  const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits });
+  const files = new FilesService({ hooks, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums, audit });
+  const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits, audit });
   users.onScopeChanged = (id) => shares.revokeUnreachable(id);
   return {
     config,
@@ -67,6 +70,7 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
     hooks,
     runner,
     shares,
+    audit,
     close: () => {
       work.close();
       return db.close();

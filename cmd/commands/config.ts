@@ -8,6 +8,7 @@ import { AppError, invalid } from '../../server/core/errors';
 import { formatDuration } from '../../server/core/duration';
 import { silentLogger } from '../../server/core/log';
 import { CLI_SETTINGS_FIELDS } from '../../server/services/settings/settings.service';
+import { systemActor } from '../../server/services/actor';
 import { configFrom, fail, print, withServices, type GlobalOpts } from '../context';
 import { table } from '../table';
 
@@ -135,7 +136,7 @@ export function registerConfig(program: Command): void {
         const doc = readDoc(file) as { settings?: unknown } | null;
         if (!doc || typeof doc !== 'object' || !doc.settings) throw invalid(`${file} has no "settings" section`);
         await withServices(opts, async (s) => {
-          const settings = await s.settings.init(doc.settings);
+          const settings = await s.settings.import(systemActor, doc.settings, file);
           await s.settings.ensureSigningKey();
           print(opts, settings, () => `Settings imported from ${file}`);
         }, true);

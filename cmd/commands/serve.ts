@@ -47,6 +47,10 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
   const uploadSweep = () => void s.tus.sweep().catch((e) => s.log.warn(`upload sweep: ${(e as Error).message}`));
   setInterval(uploadSweep, 60_000).unref();
   new TempSweep({ root: config.root, cacheDir: config.cacheDir, tus: s.tus, log: s.log }).start(600_000);
+  // Audit entries older than auditRetentionDays go at start and every hour.
+  const auditPurge = () => void s.audit.purge().catch((e) => s.log.warn(`audit purge: ${(e as Error).message}`));
+  auditPurge();
+  setInterval(auditPurge, 3_600_000).unref();
   const tls = config.cert ? { cert: Bun.file(config.cert), key: Bun.file(config.key) } : undefined;
   // A stray error (a library's event without a listener, a rejected promise nobody awaited) is logged; it never
   // ends the process and the requests of everyone else with it.

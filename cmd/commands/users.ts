@@ -130,7 +130,7 @@ export function registerUsers(program: Command): void {
     .description('add users from an export file').action(async (file: string, _o, cmd: Command) => {
       const o = opts(cmd);
       await withServices(o, async (s) => {
-        const n = await s.users.import(readList(file), { overwrite: !!o.overwrite, replace: !!o.replace });
+        const n = await s.users.import(readList(file), { overwrite: !!o.overwrite, replace: !!o.replace, file });
         print(o, { imported: n }, () => `${n} users imported`);
       }).catch(fail);
     });

@@ -24,6 +24,8 @@ export interface Settings {
   createUserDir: boolean;
   userHomeBasePath: string;
   minimumPasswordLength: number;
+  /** Audit entries older than this many days are purged (hourly). */
+  auditRetentionDays: number;
   authMethod: AuthMethod;
   authHeader: string;
   rules: Rule[];
@@ -36,7 +38,7 @@ export interface Settings {
 
 /** Fields that PUT /api/settings may change; authMethod and authHeader are CLI-only, as in the reference. */
 export const SETTINGS_PUT_FIELDS = [
-  'signup', 'createUserDir', 'userHomeBasePath', 'minimumPasswordLength', 'rules', 'branding', 'tus', 'shell',
+  'signup', 'createUserDir', 'userHomeBasePath', 'minimumPasswordLength', 'auditRetentionDays', 'rules', 'branding', 'tus', 'shell',
   'commands', 'defaults',
 ] as const;
 

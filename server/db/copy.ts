@@ -44,7 +44,9 @@ export async function copyDatabase(from: Sql, to: Sql, opts: { force?: boolean }
       for (const row of await from.all<Record<string, unknown>>(`SELECT ${list} FROM ${t}`)) await tx.run(insert, ...cols.map((c) => row[c]));
     }
     // PostgreSQL's identity counter does not move on explicit ids: set it past the copied ones.
-    if (to.engine === 'postgres') await tx.get("SELECT setval(pg_get_serial_sequence('users', 'id'), greatest((SELECT max(id) FROM users), 1))");
+    if (to.engine === 'postgres')
+      for (const t of ['users', 'audit'].filter((n) => tables.includes(n)))
+        await tx.get(`SELECT setval(pg_get_serial_sequence('${t}', 'id'), greatest((SELECT max(id) FROM ${t}), 1))`);
   });
   const report: CopyReport[] = [];
   for (const t of tables) {

@@ -63,6 +63,18 @@ export class SessionsStore {
     return (await this.db.run('DELETE FROM sessions WHERE user_id = ? AND id != ?', userId, exceptId ?? '')).changes;
   }
 
+  /** Ends every session of every user. Returns how many ended. */
+  async deleteAll(): Promise<number> {
+    return (await this.db.run('DELETE FROM sessions')).changes;
+  }
+
+  /** Sessions still valid at `now` (renewed predecessors excluded), newest first, optionally of one user. */
+  async list(now: number, userId?: number): Promise<SessionRow[]> {
+    const where = `WHERE expires_at >= ? AND replaced_by IS NULL${userId === undefined ? '' : ' AND user_id = ?'}`;
+    const rows = await this.db.all<SessionRow>(`${SELECT} ${where} ORDER BY created_at DESC`, now, ...(userId === undefined ? [] : [userId]));
+    return rows.map((r) => row(r)!);
+  }
+
   async countForUser(userId: number): Promise<number> {
     return Number((await this.db.get<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ?', userId))!.n);
   }

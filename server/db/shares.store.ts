@@ -44,6 +44,11 @@ export class SharesStore {
     );
   }
 
+  /** Stores a changed lifetime, password hash and token. */
+  async update(s: Pick<ShareRow, 'hash' | 'expire' | 'passwordHash' | 'token'>): Promise<boolean> {
+    return (await this.db.run('UPDATE shares SET expire = ?, password_hash = ?, token = ? WHERE hash = ?', s.expire, s.passwordHash, s.token, s.hash)).changes > 0;
+  }
+
   async delete(hash: string): Promise<boolean> {
     return (await this.db.run('DELETE FROM shares WHERE hash = ?', hash)).changes > 0;
   }

@@ -13,6 +13,8 @@ export interface Actor {
   user: StoredUser | null;
   /** The login session the request came with, if any. */
   sessionId?: string;
+  /** The client's address (from the route, for the audit log); absent for the CLI. */
+  address?: string;
   can(perm: PermName): boolean;
   /** Rules (global then user, last match wins) and hideDotfiles, on a virtual path of the user's scope. */
   allows(path: string): boolean;
@@ -40,6 +42,7 @@ export interface ActorOptions {
   globalRules: Rule[];
   followExternalSymlinks: boolean;
   sessionId?: string;
+  address?: string;
 }
 
 /** Builds the actor for a stored user: scope under the server root, global then user rules. */
@@ -51,6 +54,7 @@ export function actorFor(user: StoredUser, opts: ActorOptions): Actor {
   return {
     user,
     sessionId: opts.sessionId,
+    address: opts.address,
     can: (perm) => !!user.perm.admin || !!user.perm[perm],
     allows: (path) => !dotHidden(path) && rules.allows(path),
     rulesAllow: (path) => rules.allows(path),

@@ -7,6 +7,7 @@ import type { SettingsStore } from '../db/settings.store';
 import type { SharesStore } from '../db/shares.store';
 import type { UploadsStore } from '../db/uploads.store';
 import type { UsersStore } from '../db/users.store';
+import type { AuditService } from './audit/audit.service';
 import type { AuthService } from './auth/auth.service';
 import type { FilesService } from './files/files.service';
 import type { TusService } from './files/tus.service';
@@ -32,5 +33,7 @@ export interface Services {
   hooks: Hooks;
   runner: Runner;
   shares: SharesService;
+  /** The audit log's one home (record, list, purge). */
+  audit: AuditService;
   close(): Promise<void>;
 }

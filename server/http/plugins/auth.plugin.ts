@@ -82,7 +82,7 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
     }))
     .macro({
       auth: (need: PermName | 'user') => ({
-        async resolve({ request, verifyToken, set }) {
+        async resolve({ request, server, verifyToken, set }) {
           const { user, sid, exp, iat } = await verifyToken(tokenFrom(request));
           const settings = s.settings.get();
           const actor: Actor = actorFor(user, {
@@ -90,6 +90,7 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
             globalRules: settings.rules,
             followExternalSymlinks: s.config.followExternalSymlinks,
             sessionId: sid,
+            address: ip.client(request, server),
           });
           if (need !== 'user' && !actor.can(need)) throw forbidden();
           if (exp * 1000 - Date.now() < RENEW_WINDOW_MS || Math.floor(user.updatedAt / 1000) > iat) set.headers['X-Renew-Token'] = 'true';

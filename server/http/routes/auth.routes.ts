@@ -24,7 +24,7 @@ export function authRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
       else if (method === 'proxy') {
         // The header is only believed when the TCP peer is a configured trusted proxy.
         if (!ip.fromTrustedProxy(request, server)) throw forbidden();
-        user = await s.auth.loginProxy(request.headers.get(s.settings.get().authHeader));
+        user = await s.auth.loginProxy(request.headers.get(s.settings.get().authHeader), clientAddress);
       } else {
         const body = await readJsonObject(request, LOGIN_LIMIT);
         user = await s.auth.loginWithPassword(body.username, body.password, clientAddress);
@@ -35,13 +35,13 @@ export function authRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
       const { user, sid } = await verifyToken(tokenFrom(request));
       return tokenResponse(await issueToken(user, await s.auth.renewSession(user, sid)), { 'X-Renew-Token': 'false' });
     }, { parse: 'none' })
-    .post('/api/signup', async ({ request }) => {
+    .post('/api/signup', async ({ request, clientAddress }) => {
       const body = await readJsonObject(request, LOGIN_LIMIT);
-      await s.auth.signup(body.username, body.password);
+      await s.auth.signup(body.username, body.password, clientAddress);
       return textResponse(200);
     }, { parse: 'none' })
-    .post('/api/logout', async ({ sessionId }) => {
-      await s.auth.logout(sessionId);
+    .post('/api/logout', async ({ sessionId, actor }) => {
+      await s.auth.logout(sessionId, actor);
       return textResponse(200);
     }, { auth: 'user', parse: 'none' });
 }

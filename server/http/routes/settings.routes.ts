@@ -11,8 +11,8 @@ export function settingsRoutes(s: Services, auth: AuthPlugin) {
   return new Elysia()
     .use(auth)
     .get('/api/settings', () => json(s.settings.get()), { auth: 'admin' })
-    .put('/api/settings', async ({ request }) => {
-      await s.settings.update(await readJsonObject(request, SETTINGS_LIMIT));
+    .put('/api/settings', async ({ request, actor }) => {
+      await s.settings.update(await readJsonObject(request, SETTINGS_LIMIT), undefined, actor);
       return textResponse(200);
     }, { auth: 'admin', parse: 'none' });
 }

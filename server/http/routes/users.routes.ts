@@ -23,7 +23,7 @@ export function usersRoutes(s: Services, auth: AuthPlugin) {
       if (!body.data || typeof body.data !== 'object' || Array.isArray(body.data)) throw invalid('data must be a user object');
       await s.users.checkCurrentPassword(actor, body.current_password);
       const data = body.data as Record<string, unknown>;
-      const created = await s.users.create(data, { createHome: data.createUserDir === true });
+      const created = await s.users.create(data, { createHome: data.createUserDir === true, by: actor });
       return textResponse(201, undefined, { Location: `/settings/users/${created.id}` });
     }, { auth: 'admin', parse: 'none' })
     .put('/api/users/:id', async ({ request, params, actor }) => {

@@ -1,6 +1,6 @@
 import type { TokenUser } from '../../contract/user';
 import { AppError, forbidden, unauthorized } from '../../core/errors';
-import type { SessionsStore } from '../../db/sessions.store';
+import type { SessionRow, SessionsStore } from '../../db/sessions.store';
 import type { StoredUser } from '../../contract/user';
 import type { UsersStore } from '../../db/users.store';
 import type { SettingsService } from '../settings/settings.service';
@@ -8,6 +8,8 @@ import type { UsersService } from '../users/users.service';
 import { randomPassword, verifyPassword } from './password-policy';
 import { KNOWN_ADDRESS_MS, loginKeys } from './limits';
 import type { RateLimiter, Reservation } from './rate-limiter';
+import { anonymous, type AuditService } from '../audit/audit.service';
+import type { Actor } from '../actor';
 
 /** The oldest sessions of a user beyond this many end when a new one starts. */
 export const MAX_SESSIONS_PER_USER = 50;
@@ -26,6 +28,8 @@ export interface AuthDeps {
   /** Shared attempt counters (see limits.ts for the scheme). */
   limits: RateLimiter;
   tokenLifetimeMs: number;
+  /** Logins (and their failures), logouts and ended sessions are recorded here. */
+  audit?: AuditService;
   /** How long a renewed token still works, and still renews to the same successor (concurrent renews). */
   renewGraceMs?: number;
   now?: () => number;
@@ -68,12 +72,20 @@ export class AuthService {
    */
   async loginWithPassword(username: unknown, password: unknown, address: string): Promise<StoredUser> {
     const name = typeof username === 'string' ? username.trim() : '';
-    const slot = await this.reserve(address, name);
+    // Failures are recorded under the name that was tried (never the password); rate-limited ones as 'limited'.
+    const slot = await this.reserve(address, name).catch(async (e) => {
+      await this.d.audit?.record(anonymous(address), 'login', name, {}, 'limited');
+      throw e;
+    });
     const user = name ? await this.d.users.byUsername(name) : null;
     const ok = await verifyPassword(typeof password === 'string' ? password : '', user?.password ?? null);
-    if (!user || !ok) throw forbidden(); // the reserved slots stay taken: this failure counts
+    if (!user || !ok) {
+      await this.d.audit?.record(anonymous(address), 'login', name, { known: !!user }, 'failed');
+      throw forbidden(); // the reserved slots stay taken: this failure counts
+    }
     await slot.succeeded([loginKeys.addressUser(address, name).key, loginKeys.user(name).key]);
     await this.d.limits.remember(loginKeys.known(address, name), KNOWN_ADDRESS_MS);
+    await this.d.audit?.record({ userId: user.id, userName: user.username, address }, 'login', user.username, { method: 'json' });
     return user;
   }
 
@@ -88,26 +100,31 @@ export class AuthService {
    * proxy: the trusted proxy names the user in a header. Unknown users are created with a random, locked
    * password and never admin or execute. The caller must only pass a header that came from a trusted proxy.
    */
-  async loginProxy(headerValue: string | null): Promise<StoredUser> {
+  async loginProxy(headerValue: string | null, address = 'local'): Promise<StoredUser> {
     const name = headerValue?.trim();
     if (!name) throw forbidden();
     const existing = await this.d.users.byUsername(name);
-    if (existing) return existing;
+    if (existing) {
+      await this.d.audit?.record({ userId: existing.id, userName: existing.username, address }, 'login', existing.username, { method: 'proxy' });
+      return existing;
+    }
     await this.d.usersService.create(
       { username: name, password: randomPassword(), lockPassword: true },
-      { forceNonAdmin: true, passwordIsHash: false },
+      { forceNonAdmin: true, passwordIsHash: false, by: anonymous(address), via: 'proxy' },
     ).catch((e) => {
       if (e instanceof AppError && e.code === 'EXISTS') return; // created concurrently
       throw e;
     });
-    return (await this.d.users.byUsername(name))!;
+    const made = (await this.d.users.byUsername(name))!;
+    await this.d.audit?.record({ userId: made.id, userName: made.username, address }, 'login', made.username, { method: 'proxy' });
+    return made;
   }
 
   /** Signup (when enabled): defaults, never admin or execute, home folder when createUserDir is on. */
-  async signup(username: unknown, password: unknown): Promise<void> {
+  async signup(username: unknown, password: unknown, address = 'local'): Promise<void> {
     if (!this.d.settings.get().signup) throw new AppError('METHOD_NOT_ALLOWED', 'signup is disabled');
     // Everything else (scope included) comes from the defaults template, applied by UsersService.create.
-    await this.d.usersService.create({ username, password }, { forceNonAdmin: true });
+    await this.d.usersService.create({ username, password }, { forceNonAdmin: true, by: anonymous(address), via: 'signup' });
   }
 
   /** Starts a session; the token built from it lives as long as the session row. */
@@ -145,7 +162,24 @@ export class AuthService {
     return u;
   }
 
-  async logout(sid: string): Promise<void> {
+  async logout(sid: string, actor?: Actor): Promise<void> {
     await this.d.sessions.deleteFamily(sid);
+    if (actor?.user) await this.d.audit?.record(actor, 'logout', actor.user.username);
+  }
+
+  /** Open sessions (not expired), optionally of one user, for `sessions ls`. */
+  async sessions(userId?: number): Promise<SessionRow[]> {
+    return this.d.sessions.list(this.now(), userId);
+  }
+
+  /**
+   * Ends every session of one user, or of everyone (`userId` undefined): they must log in again. Recorded in the
+   * audit log with the count. Returns how many ended.
+   */
+  async endSessions(actor: Actor, userId?: number): Promise<number> {
+    const n = userId === undefined ? await this.d.sessions.deleteAll() : await this.d.sessions.deleteForUser(userId);
+    const target = userId === undefined ? '*' : ((await this.d.users.byId(userId))?.username ?? String(userId));
+    await this.d.audit?.record(actor, 'sessions.end', target, { count: n });
+    return n;
   }
 }

@@ -62,6 +62,7 @@ export async function remove(svc: FilesService, actor: Actor, path: string): Pro
   await svc.deps.hooks.before('delete', ctx);
   await actor.fs.remove(path);
   await svc.removed(entry, real);
+  await svc.deps.audit?.record(actor, 'file.delete', path, { scope: actor.user?.scope ?? '' });
   await svc.deps.hooks.after('delete', ctx);
 }
 

@@ -8,6 +8,7 @@ import type { WalkEntry } from '../../fs/scoped-fs';
 import type { Actor } from '../actor';
 import type { Hooks } from '../hooks/hooks';
 import type { HeavyWork } from '../work/heavy-work';
+import type { AuditService } from '../audit/audit.service';
 import { authorizePath, permitted, visible, type Access } from '../policy/file-policy';
 import { describe, extensionOf, sortItems } from './describe';
 import { SUBTITLE_DIRS, TEXT_LIMIT, detectType, isSubtitle, mimeOf, needsSniff } from './detect-type';
@@ -23,6 +24,8 @@ export interface FilesDeps {
   typeDetectionByHeader: boolean;
   /** Checksums run here: worker threads, fair global and per-user slots, a time limit (services/work). */
   checksums: HeavyWork;
+  /** Deletes are recorded here. */
+  audit?: AuditService;
 }
 
 /** Reading files and folders inside the actor's scope, under its rules. Writes live in files-write.ts. */

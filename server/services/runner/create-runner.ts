@@ -2,6 +2,7 @@ import { isAbsolute } from 'node:path';
 import type { Config } from '../../core/config';
 import type { Logger } from '../../core/log';
 import type { SettingsService } from '../settings/settings.service';
+import type { AuditService } from '../audit/audit.service';
 import { Runner } from './runner.service';
 import { detectExecMode } from './sandbox';
 
@@ -15,10 +16,10 @@ function hiddenPaths(config: Readonly<Config> & { configFile?: string | null }):
 }
 
 /** Builds the runner after deciding, once, how commands run here (bubblewrap, unsafe, or off). */
-export async function createRunner(config: Readonly<Config> & { configFile?: string | null }, settings: SettingsService, log: Logger): Promise<Runner> {
+export async function createRunner(config: Readonly<Config> & { configFile?: string | null }, settings: SettingsService, log: Logger, audit?: AuditService): Promise<Runner> {
   const { mode, bwrap } = await detectExecMode(config);
   const sandbox = bwrap ? { bwrap, network: config.execNetwork, hidden: hiddenPaths(config) } : null;
-  return new Runner({ enableExec: config.enableExec, mode, sandbox, timeoutMs: config.commandTimeout, settings, log });
+  return new Runner({ enableExec: config.enableExec, mode, sandbox, timeoutMs: config.commandTimeout, settings, log, audit });
 }
 
 /** The start-up warning that says how commands run (null when exec is disabled). */

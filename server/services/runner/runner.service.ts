@@ -3,6 +3,7 @@ import { AppError } from '../../core/errors';
 import type { Logger } from '../../core/log';
 import type { Actor } from '../actor';
 import type { SettingsService } from '../settings/settings.service';
+import type { AuditService } from '../audit/audit.service';
 import { splitCommandLine } from './command-line';
 import { SAFE_PATH, sandboxArgv, type SandboxOptions } from './sandbox';
 
@@ -21,6 +22,8 @@ export interface RunnerDeps {
   timeoutMs: number;
   settings: SettingsService;
   log: Logger;
+  /** Users' commands (the line and the exit code) and refusals are recorded here; hooks are not. */
+  audit?: AuditService;
 }
 
 export interface Prepared {
@@ -29,6 +32,8 @@ export interface Prepared {
   cwd: string;
   /** Real path of the user's scope: the only user files the sandbox shows. */
   scope: string;
+  /** Who asked and what they typed (for the audit log; absent for hooks). */
+  by?: { actor: Actor; line: string; path: string };
 }
 
 export type LineSink = (stream: 'stdout' | 'stderr', line: string) => void;
@@ -57,8 +62,17 @@ export class Runner {
     return this.d.enableExec && this.d.mode === 'off' ? NO_SANDBOX : NOT_ALLOWED;
   }
 
-  /** Checks a command line for an actor in a folder; throws AppError(FORBIDDEN, NOT_ALLOWED) on any refusal. */
+  /** Checks a command line for an actor in a folder; throws AppError(FORBIDDEN, NOT_ALLOWED) on any refusal (recorded). */
   async prepare(actor: Actor, path: string, line: string): Promise<Prepared> {
+    try {
+      return { ...(await this.check(actor, path, line)), by: { actor, line, path } };
+    } catch (e) {
+      await this.d.audit?.record(actor, 'command.run', line.slice(0, 1024), { path }, 'denied');
+      throw e;
+    }
+  }
+
+  private async check(actor: Actor, path: string, line: string): Promise<Prepared> {
     const refuse = () => new AppError('FORBIDDEN', NOT_ALLOWED);
     if (!this.enabled || !actor.user || !actor.can('execute') || !actor.user.commands.length) throw refuse();
     let words: string[];
@@ -133,6 +147,8 @@ export class Runner {
     const code = await proc.exited;
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
+    const exit = reason === 'timeout' ? 124 : reason === 'cap' ? 125 : code;
+    if (p.by) await this.d.audit?.record(p.by.actor, 'command.run', p.by.line.slice(0, 1024), { path: p.by.path, exit }, exit === 0 ? 'ok' : 'failed');
     if (reason === 'timeout') {
       sink('stderr', `Command stopped: time limit of ${Math.round(this.d.timeoutMs / 1000)} s reached.`);
       return 124;

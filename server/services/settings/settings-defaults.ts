@@ -1,5 +1,6 @@
 import { HOOK_NAMES, type HookName, type Settings } from '../../contract/settings';
 import type { UserDefaults } from '../../contract/user';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../contract/audit';
 
 export { LOCALES } from '../../contract/locales';
 
@@ -32,6 +33,7 @@ export function defaultSettings(): Settings {
     createUserDir: false,
     userHomeBasePath: '/users',
     minimumPasswordLength: 12,
+    auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
     authMethod: 'json',
     authHeader: 'X-Forwarded-User',
     rules: [],

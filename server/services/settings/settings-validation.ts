@@ -53,6 +53,9 @@ export function mergeSettings(current: Settings, patch: unknown, allowed: readon
         next.userHomeBasePath = '/' + s.split('/').filter(Boolean).join('/');
         break;
       }
+      case 'auditRetentionDays':
+        next.auditRetentionDays = int(v, k, 1, 36500);
+        break;
       case 'minimumPasswordLength':
         next.minimumPasswordLength = v === 0 ? 12 : int(v, k, 1, 128);
         break;

@@ -2,6 +2,11 @@ import { SETTINGS_PUT_FIELDS, type Settings } from '../../contract/settings';
 import type { SettingsStore } from '../../db/settings.store';
 import { defaultSettings } from './settings-defaults';
 import { mergeSettings } from './settings-validation';
+import { systemActor, type Actor } from '../actor';
+import type { AuditService } from '../audit/audit.service';
+
+/** Top-level settings whose value differs (names only: the audit log records what changed, not to what). */
+const changedKeys = (a: Settings, b: Settings) => (Object.keys(b) as (keyof Settings)[]).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 
 export const CLI_SETTINGS_FIELDS = [...SETTINGS_PUT_FIELDS, 'authMethod', 'authHeader'] as const;
 
@@ -16,7 +21,7 @@ export class SettingsService {
   private checkedAt = 0;
   private key: Uint8Array | null = null;
 
-  constructor(private readonly store: SettingsStore) {}
+  constructor(private readonly store: SettingsStore, private readonly audit?: AuditService) {}
 
   /** Reads the settings (and the signing key, when it exists) into the cache. */
   async load(): Promise<void> {
@@ -61,12 +66,25 @@ export class SettingsService {
     return next;
   }
 
-  /** Applies a partial update. `fields` limits what may change: HTTP callers cannot switch the auth method. */
-  async update(patch: unknown, fields: readonly string[] = SETTINGS_PUT_FIELDS): Promise<Settings> {
+  /**
+   * Applies a partial update. `fields` limits what may change: HTTP callers cannot switch the auth method. The
+   * audit log records who (`actor`: the admin; the CLI when absent) changed which fields, never their values.
+   */
+  async update(patch: unknown, fields: readonly string[] = SETTINGS_PUT_FIELDS, actor: Actor = systemActor): Promise<Settings> {
     await this.fresh();
-    const next = mergeSettings(this.get(), patch, fields);
+    const before = this.get();
+    const next = mergeSettings(before, patch, fields);
     await this.store.putMany(next as unknown as Record<string, unknown>);
     await this.load();
+    const changed = changedKeys(before, next);
+    if (changed.length) await this.audit?.record(actor, 'settings.update', 'settings', { fields: changed });
+    return next;
+  }
+
+  /** Replaces every setting from an export (`config import`), recorded in the audit log. */
+  async import(actor: Actor, settings: unknown, file: string): Promise<Settings> {
+    const next = await this.init(settings);
+    await this.audit?.record(actor, 'config.import', file);
     return next;
   }
 

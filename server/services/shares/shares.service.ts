@@ -13,6 +13,7 @@ import { authorizePath } from '../policy/file-policy';
 import { hashPassword, verifyPassword } from '../auth/password-policy';
 import { shareLimits } from '../auth/limits';
 import type { RateLimiter } from '../auth/rate-limiter';
+import type { AuditService } from '../audit/audit.service';
 
 export { MAX_SHARE_DURATION } from '../../contract/share';
 const UNITS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
@@ -37,6 +38,8 @@ export interface SharesDeps {
   globalRules: () => Rule[];
   /** Shared attempt counters (see auth/limits.ts for the scheme). */
   limits: RateLimiter;
+  /** Links made, changed, used (throttled) and deleted are recorded here. */
+  audit?: AuditService;
 }
 
 /** A resolved public share: the share, and an actor confined to the shared item with the owner's rules. */
@@ -126,7 +129,34 @@ export class SharesService {
       targetId: identityOf(stats),
     };
     await this.d.store.insert(row);
+    await this.d.audit?.record(actor, 'share.create', row.hash, { path, owner: actor.user.username, expire: row.expire, password: !!password });
     return publicShare(row);
+  }
+
+  /**
+   * Changes a link's lifetime or password (`shares update`): `expiresIn` seconds from now (0 = permanent);
+   * `password` a new one, or null to remove it. Its owner or an admin only; the same checks as `create`.
+   */
+  async update(actor: Actor, hash: string, change: { expiresIn?: number; password?: string | null }): Promise<Share> {
+    const row = await this.d.store.byHash(hash);
+    if (!row || !(await this.live([row])).length) throw notFound(`no share "${hash}"`);
+    if (actor.user) authorizePath(actor, 'share');
+    if (actor.user && !actor.can('admin') && row.userId !== actor.user.id) throw forbidden();
+    if (change.expiresIn === undefined && change.password === undefined) throw invalid('nothing to change: give an expiry or a password');
+    const next = { ...row };
+    if (change.expiresIn !== undefined) {
+      if (!Number.isInteger(change.expiresIn) || change.expiresIn < 0 || change.expiresIn > MAX_SHARE_DURATION) throw invalid(`expires must be from 0 to ${MAX_SHARE_DURATION} seconds`);
+      next.expire = change.expiresIn === 0 ? 0 : Math.floor(Date.now() / 1000) + change.expiresIn;
+    }
+    if (change.password !== undefined) {
+      const pw = change.password ?? '';
+      if (Buffer.byteLength(pw) > 256) throw invalid('password is too long');
+      next.passwordHash = pw ? await hashPassword(pw) : '';
+      next.token = pw ? randomText(96) : ''; // a new password ends what the old one unlocked
+    }
+    await this.d.store.update(next);
+    await this.d.audit?.record(actor, 'share.update', hash, { path: row.path, ...(change.expiresIn !== undefined ? { expire: next.expire } : {}), ...(change.password !== undefined ? { password: !!change.password } : {}) });
+    return publicShare(next);
   }
 
   /** Deletes a share: its owner or an admin only (404 unknown, 403 someone else's). */
@@ -137,6 +167,7 @@ export class SharesService {
     if (actor.user) authorizePath(actor, 'share');
     if (actor.user && !actor.can('admin') && row.userId !== actor.user.id) throw forbidden();
     await this.d.store.delete(hash);
+    await this.d.audit?.record(actor, 'share.delete', hash, { path: row.path });
   }
 
   /**
@@ -163,6 +194,7 @@ export class SharesService {
       await slot?.succeeded();
     }
     const { owner: ownerActor, row: pinned, isDir } = await this.resolve(row);
+    await this.d.audit?.shareUsed(hash, creds.address); // at most one row per link and address a minute
     const owner = ownerActor.user!;
     // A folder share is a scope of its own: symlinks inside may not leave it. Rules stay the owner's, on the
     // owner's real paths. A file share exposes exactly that file.

@@ -10,6 +10,8 @@ import type { SettingsService } from '../settings/settings.service';
 import { currentPasswordLimits } from '../auth/limits';
 import type { RateLimiter } from '../auth/rate-limiter';
 import { checkUsername, cleanUsername, normaliseScope, normaliseUserFields } from './user-validation';
+import { systemActor } from '../actor';
+import type { AuditService, AuditWho } from '../audit/audit.service';
 
 /** Fields whose change needs the caller's current password (json auth), and that non-admins may not touch. */
 const SENSITIVE: UserField[] = ['username', 'password', 'scope', 'lockPassword', 'commands', 'perm', 'rules'];
@@ -24,6 +26,14 @@ export interface UsersDeps {
   root: string;
   /** Shared attempt counters (see auth/limits.ts for the scheme). */
   limits: RateLimiter;
+  /** Creations, changes (field names, never values of passwords), permission changes, deletions, imports. */
+  audit?: AuditService;
+}
+
+/** Permissions switched on and off between two perm objects (for the audit log). */
+function permDiff(a: Record<string, boolean>, b: Record<string, boolean>): { granted: string[]; revoked: string[] } {
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return { granted: keys.filter((k) => !a[k] && b[k]), revoked: keys.filter((k) => a[k] && !b[k]) };
 }
 
 /** The user as the API shows it: no password hash, ever. */
@@ -77,7 +87,7 @@ export class UsersService {
    * root, the usual admin scope, excepted). The folder is made BEFORE the row, so a crash never leaves a user
    * without a folder; a failed insert removes a folder this call made. `passwordIsHash` is for first-run hashes.
    */
-  async create(data: Record<string, unknown>, opts: { passwordIsHash?: boolean; createHome?: boolean; forceNonAdmin?: boolean } = {}): Promise<User> {
+  async create(data: Record<string, unknown>, opts: { passwordIsHash?: boolean; createHome?: boolean; forceNonAdmin?: boolean; by?: Actor | AuditWho; via?: string } = {}): Promise<User> {
     const settings = this.d.settings.get();
     const username = checkUsername(data.username);
     const password = opts.passwordIsHash ? String(data.password ?? '') : checkPassword(data.password, settings.minimumPasswordLength);
@@ -114,7 +124,9 @@ export class UsersService {
         return users.insert(user);
       }),
     );
-    return publicUser((await this.d.users.byId(id))!);
+    const made = publicUser((await this.d.users.byId(id))!);
+    await this.d.audit?.record(opts.by ?? systemActor, 'user.create', made.username, { id, scope: made.scope, perm: made.perm, ...(opts.via ? { via: opts.via } : {}) });
+    return made;
   }
 
   /** A home folder must not be another user's scope, contain one, or lie inside one (the whole root excepted). */
@@ -208,22 +220,28 @@ export class UsersService {
       if (changed) await this.d.sessions.with(tx).deleteForUser(id, actor.user?.id === id ? actor.sessionId : undefined);
     });
     if (next.scope !== current.scope) await this.onScopeChanged(id);
+    // Names of the fields that changed; a password is only ever named, never recorded.
+    const changed = fields.filter((f) => (f === 'password' ? passwordChanged : JSON.stringify(current[f]) !== JSON.stringify(next[f])));
+    if (changed.length) await this.d.audit?.record(actor, 'user.update', current.username, { id, fields: changed, ...(next.username !== current.username ? { newName: next.username } : {}) });
+    if (changed.includes('perm')) await this.d.audit?.record(actor, 'user.permissions', next.username, { id, ...permDiff(current.perm, next.perm) });
     return publicUser((await this.d.users.byId(id))!);
   }
 
   /** Deletes a user (their sessions and shares go with them); the last admin cannot be deleted. */
   async delete(actor: Actor, id: number): Promise<void> {
     if (actor.user && !actor.can('admin') && actor.user.id !== id) throw forbidden();
-    await this.d.users.transaction(async (users) => {
+    const name = await this.d.users.transaction(async (users) => {
       const u = await users.byId(id);
       if (!u) throw notFound();
       if (u.perm.admin && (await users.countAdmins()) <= 1) throw new AppError('FORBIDDEN', 'the last admin cannot be deleted');
       await users.delete(id);
+      return u.username;
     });
+    await this.d.audit?.record(actor, 'user.delete', name, { id });
   }
 
   /** Replaces or merges users from an export; ids kept when free, hashes kept as they are. */
-  async import(list: unknown, opts: { overwrite?: boolean; replace?: boolean }): Promise<number> {
+  async import(list: unknown, opts: { overwrite?: boolean; replace?: boolean; by?: Actor; file?: string }): Promise<number> {
     if (!Array.isArray(list)) throw invalid('the file must hold a list of users');
     const prepared = list.map((raw, i) => {
       if (!raw || typeof raw !== 'object') throw invalid(`user #${i + 1} is not an object`);
@@ -249,6 +267,7 @@ export class UsersService {
       if ((await users.countAdmins()) === 0) throw invalid('the import would leave no admin');
     });
     for (const p of prepared) await this.onScopeChanged((await this.d.users.byUsername(p.user.username))!.id);
+    await this.d.audit?.record(opts.by ?? systemActor, 'users.import', opts.file ?? '', { count: prepared.length, users: prepared.map((p) => p.user.username).slice(0, 100), overwrite: !!opts.overwrite, replace: !!opts.replace });
     return prepared.length;
   }
 
