@@ -23,6 +23,8 @@ import { SettingsService } from './services/settings/settings.service';
 import { ensureInitialised, type FirstRun } from './services/setup/setup.service';
 import { UsersService } from './services/users/users.service';
 import { SharesService } from './services/shares/shares.service';
+import { TrashStore } from './db/trash.store';
+import { TrashService } from './services/trash/trash.service';
 import type { Services } from './services/services';
 
 export type { Services };
@@ -56,6 +58,7 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
   const files = new FilesService({ hooks, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums, audit });
   const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits, audit });
   users.onScopeChanged = (id) => shares.revokeUnreachable(id);
+  const trash = new TrashService({ store: new TrashStore(db), users: stores.users, shares: stores.shares, files, root: config.root, followExternalSymlinks: config.followExternalSymlinks, trashSettings: () => settings.get().trash, globalRules: () => settings.get().rules });
   return {
     config,
     log,
@@ -70,6 +73,7 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
     hooks,
     runner,
     shares,
+    trash,
     audit,
     close: () => {
       work.close();

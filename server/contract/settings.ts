@@ -1,3 +1,4 @@
+import type { TrashSettings } from './trash';
 import type { Rule, UserDefaults } from './user';
 
 export const EVENTS = ['upload', 'save', 'copy', 'rename', 'delete'] as const;
@@ -34,12 +35,14 @@ export interface Settings {
   shell: string[];
   commands: Record<HookName, string[]>;
   defaults: UserDefaults;
+  /** Deleted items go to a per-user trash (contract/trash.ts). */
+  trash: TrashSettings;
 }
 
 /** Fields that PUT /api/settings may change; authMethod and authHeader are CLI-only, as in the reference. */
 export const SETTINGS_PUT_FIELDS = [
   'signup', 'createUserDir', 'userHomeBasePath', 'minimumPasswordLength', 'auditRetentionDays', 'rules', 'branding', 'tus', 'shell',
-  'commands', 'defaults',
+  'commands', 'defaults', 'trash',
 ] as const;
 
 /** Page configuration injected into index.html (spec §3 "Page configuration flags"). */

@@ -1,4 +1,5 @@
-/** Wire types shared by the server and the web app. Keep them free of imports. */
+/** Wire types shared by the server and the web app. Keep them free of imports (type-only ones of contract/ aside). */
+import type { TrashOverride } from './trash';
 
 export const PERMISSIONS = ['admin', 'execute', 'create', 'rename', 'modify', 'delete', 'share', 'download'] as const;
 export type PermName = (typeof PERMISSIONS)[number];
@@ -41,6 +42,8 @@ export interface User {
   dateFormat: boolean;
   aceEditorTheme: string;
   theme: Theme;
+  /** This user's trash settings over the global ones (admins set it); null or absent = the global settings. */
+  trash?: TrashOverride | null;
 }
 
 /** The user object carried in the login token payload and read by the client. */
@@ -51,7 +54,7 @@ export type UserDefaults = Omit<User, 'id' | 'username' | 'password' | 'rules'>;
 
 export const USER_FIELDS = [
   'username', 'password', 'scope', 'locale', 'lockPassword', 'viewMode', 'singleClick', 'redirectAfterCopyMove',
-  'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme', 'theme',
+  'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme', 'theme', 'trash',
 ] as const;
 export type UserField = (typeof USER_FIELDS)[number];
 

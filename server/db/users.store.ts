@@ -20,6 +20,7 @@ interface Row {
   date_format: number;
   ace_editor_theme: string;
   theme: string;
+  trash: string;
   updated_at: number;
 }
 
@@ -42,6 +43,7 @@ function fromRow(r: Row): StoredUser {
     dateFormat: !!r.date_format,
     aceEditorTheme: r.ace_editor_theme,
     theme: r.theme as User['theme'],
+    trash: r.trash ? JSON.parse(r.trash) : null,
     updatedAt: Number(r.updated_at),
   };
 }
@@ -64,13 +66,14 @@ function toParams(u: Omit<User, 'id'>, now: number) {
     date_format: u.dateFormat ? 1 : 0,
     ace_editor_theme: u.aceEditorTheme,
     theme: u.theme,
+    trash: u.trash ? JSON.stringify(u.trash) : '',
     updated_at: now,
   };
 }
 
 const COLUMNS = [
   'username', 'password', 'scope', 'locale', 'lock_password', 'view_mode', 'single_click', 'redirect_after_copy_move',
-  'perm', 'commands', 'sorting', 'rules', 'hide_dotfiles', 'date_format', 'ace_editor_theme', 'theme', 'updated_at',
+  'perm', 'commands', 'sorting', 'rules', 'hide_dotfiles', 'date_format', 'ace_editor_theme', 'theme', 'trash', 'updated_at',
 ] as const;
 const values = (p: ReturnType<typeof toParams>) => COLUMNS.map((c) => p[c]);
 

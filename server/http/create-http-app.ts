@@ -17,6 +17,7 @@ import { sharesRoutes } from './routes/shares.routes';
 import { publicRoutes } from './routes/public.routes';
 import { commandRoutes } from './routes/command.routes';
 import { subtitleRoutes } from './routes/subtitle.routes';
+import { trashRoutes } from './routes/trash.routes';
 import { auditRoutes } from './routes/audit.routes';
 
 /** The Elysia app for a set of services: everything lives under config.baseURL. */
@@ -39,6 +40,7 @@ export async function createHttpApp(s: Services) {
     .use(publicRoutes(s, auth))
     .use(commandRoutes(s, auth))
     .use(subtitleRoutes(s, auth))
+    .use(trashRoutes(s, auth))
     .use(auditRoutes(s, auth))
     .all('/api/*', () => textResponse(404))
     .use(await staticPlugin(s));

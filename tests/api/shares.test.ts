@@ -181,7 +181,7 @@ describe('public access', () => {
     expect((await t.s.stores.shares.byHash(hash))).toBeNull();
   });
 
-  test('moving or renaming a shared item keeps its share; deleting it removes the share', async () => {
+  test('moving or renaming a shared item keeps its share; deleting it for good removes the share', async () => {
     t = await makeTestApp();
     files(t);
     const bob = await t.userToken('bob', {}, { scope: '/bob' });
@@ -193,7 +193,8 @@ describe('public access', () => {
     expect(listed.find((x: { hash: string }) => x.hash === a.hash).path).toBe('/papers/sub/b.txt');
     expect(listed.find((x: { hash: string }) => x.hash === d.hash).path).toBe('/papers');
     expect(await (await t.req('GET', `/api/public/dl/${a.hash}`)).text()).toBe('beta');
-    expect((await t.req('DELETE', '/api/resources/papers', { token: bob })).status).toBe(204);
+    // A delete into the trash keeps the link waiting there (tests/api/trash.test.ts); a permanent one ends it.
+    expect((await t.req('DELETE', '/api/resources/papers?permanent=true', { token: bob })).status).toBe(204);
     expect((await t.s.stores.shares.byUser(2))).toEqual([]);
   });
 

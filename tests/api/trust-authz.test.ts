@@ -154,14 +154,14 @@ describe('shares pin what they shared', () => {
     expect(list.path ?? '/').not.toContain('ROOT');
   });
 
-  test('an admin deleting or moving the owner\'s file ends or moves the link; a new file at the old path is never served', async () => {
+  test('an admin deleting (for good) or moving the owner\'s file ends or moves the link; a new file at the old path is never served', async () => {
     t = await makeTestApp();
     put(t.root, { 'bob/a.txt': 'original', 'bob/b.txt': 'b' });
     const bob = await fastUserToken(t, 'bob', {}, { scope: '/bob' });
     const admin = await t.adminToken();
     const ha = await share(bob, '/a.txt');
     const hb = await share(bob, '/b.txt');
-    expect((await t.req('DELETE', '/api/resources/bob/a.txt', { token: admin })).status).toBe(204);
+    expect((await t.req('DELETE', '/api/resources/bob/a.txt?permanent=true', { token: admin })).status).toBe(204);
     expect((await t.s.stores.shares.byHash(ha))).toBeNull();
     writeFileSync(join(t.root, 'bob/a.txt'), 'something else');
     expect((await open(ha)).status).toBe(404);

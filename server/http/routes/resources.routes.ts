@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import type { Services } from '../../services/services';
-import { copyOrMove, etagOf, remove, save, upload } from '../../services/files/files-write';
+import { copyOrMove, etagOf, save, upload } from '../../services/files/files-write';
 import type { Actor } from '../../services/actor';
 import { json } from '../body';
 import type { AuthPlugin } from '../plugins/auth.plugin';
@@ -64,9 +64,11 @@ export function resourcesRoutes(s: Services, auth: AuthPlugin) {
     const st = await save(s.files, actor, path, dir, request.body);
     return textResponse(200, undefined, { ETag: etagOf(st) });
   };
+  /** Into the trash when it is on for the user (the answer names the item, for an undo); `?permanent=true` or `X-Permanent: true` deletes for good. */
   const del = async ({ request, actor }: Ctx) => {
-    await remove(s.files, actor, pathAfter(request, P).path);
-    return new Response(null, { status: 204 });
+    const permanent = flag(new URL(request.url).searchParams.get('permanent')) || flag(request.headers.get('x-permanent'));
+    const item = await s.trash.delete(actor, pathAfter(request, P).path, { permanent });
+    return new Response(null, { status: 204, headers: item ? { 'X-Trash-Id': item.id } : {} });
   };
   const patch = async ({ request, actor }: Ctx) => {
     const q = new URL(request.url).searchParams;

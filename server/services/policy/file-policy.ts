@@ -28,6 +28,11 @@ export interface Effect {
   tree?: boolean;
   /** With `tree`: each descendant also lands below this path (copy, move): it must pass the rules there too. */
   to?: string;
+  /**
+   * Descendants arriving from outside the scope (a restore from the trash), as paths relative to `path`: each must
+   * pass the rules where it lands below `path`.
+   */
+  incoming?: () => AsyncIterable<string>;
 }
 
 /** Permissions each kind of access needs. The one place where "share needs download" is written. */
@@ -66,6 +71,7 @@ export async function authorize(actor: Actor, effects: Effect[]): Promise<void> 
   for (const e of effects) authorizePath(actor, e.access, e.path);
   if (!actor.hasRules) return; // without rules no descendant can be denied
   for (const e of effects) {
+    if (e.incoming) for await (const rel of e.incoming()) if (!actor.rulesAllow(`${e.path === '/' ? '' : e.path}/${rel}`)) throw forbidden();
     if (!e.tree) continue;
     const st = await actor.fs.stat(e.path).catch(() => null);
     if (!st?.stats.isDirectory()) {

@@ -1,4 +1,5 @@
-import { isAbsolute } from 'node:path';
+import { isAbsolute, join } from 'node:path';
+import { TRASH_DIR } from '../../fs/trash-fs';
 import type { Config } from '../../core/config';
 import type { Logger } from '../../core/log';
 import type { SettingsService } from '../settings/settings.service';
@@ -8,11 +9,12 @@ import { detectExecMode } from './sandbox';
 
 /**
  * Server files a command must never see, even when an admin placed them inside a user's scope: the SQLite
- * database with its journal files, the config file and the preview cache.
+ * database with its journal files, the config file, the preview cache and the trash (ensured at start, so it
+ * exists to be masked).
  */
 function hiddenPaths(config: Readonly<Config> & { configFile?: string | null }): string[] {
   const db = isAbsolute(config.database) ? [config.database, `${config.database}-wal`, `${config.database}-shm`, `${config.database}-journal`] : [];
-  return [...db, config.configFile ?? '', config.cacheDir].filter((p) => p && isAbsolute(p));
+  return [...db, config.configFile ?? '', config.cacheDir, join(config.root, TRASH_DIR)].filter((p) => p && isAbsolute(p));
 }
 
 /** Builds the runner after deciding, once, how commands run here (bubblewrap, unsafe, or off). */

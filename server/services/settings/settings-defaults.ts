@@ -42,5 +42,6 @@ export function defaultSettings(): Settings {
     shell: [],
     commands: emptyCommands(),
     defaults: defaultUserTemplate(),
+    trash: { enabled: true, retentionDays: 30, maxBytes: 0 },
   };
 }

@@ -1,6 +1,7 @@
 import { HOOK_NAMES, type Settings } from '../../contract/settings';
 import { invalid } from '../../core/errors';
 import { normaliseRules } from '../rules/rules';
+import { normaliseTrash } from '../trash/trash-settings';
 import { normaliseUserFields } from '../users/user-validation';
 import { defaultSettings } from './settings-defaults';
 
@@ -114,6 +115,9 @@ export function mergeSettings(current: Settings, patch: unknown, allowed: readon
         next.commands = c;
         break;
       }
+      case 'trash':
+        next.trash = { ...next.trash, ...normaliseTrash(v, 'trash') };
+        break;
       case 'defaults': {
         if (!isObj(v)) throw invalid('defaults must be an object');
         const { username: _u, password: _p, id: _i, rules: _r, ...rest } = v;

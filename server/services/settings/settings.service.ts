@@ -50,6 +50,7 @@ export class SettingsService {
     s.commands = { ...d.commands, ...(stored.commands as object | undefined) };
     s.defaults = { ...d.defaults, ...(stored.defaults as object | undefined) };
     s.defaults.perm = { ...d.defaults.perm, ...s.defaults.perm };
+    s.trash = { ...d.trash, ...(stored.trash as object | undefined) };
     return s;
   }
 

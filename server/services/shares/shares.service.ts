@@ -7,6 +7,7 @@ import type { StoredUser } from '../../contract/user';
 import type { UsersStore } from '../../db/users.store';
 import { ScopedFs } from '../../fs/scoped-fs';
 import { identityOf } from '../../fs/file-identity';
+import { inTrash } from '../../fs/trash-fs';
 import { baseName } from '../../fs/virtual-path';
 import { actorFor, type Actor } from '../actor';
 import { authorizePath } from '../policy/file-policy';
@@ -244,6 +245,8 @@ export class SharesService {
       authorizePath(ownerActor, 'read', row.path);
       return { owner: ownerActor, row: pinned, isDir: stats.isDirectory() };
     }
+    // A trashed item's links wait in the trash with it: 404 now, working again when it is restored.
+    if (inTrash(row.target)) throw notFound();
     const path = scopeFs.virtualOf(row.target);
     if (path === null) return end();
     const found = await scopeFs.stat(path).catch(() => null);

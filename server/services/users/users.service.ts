@@ -15,7 +15,7 @@ import type { AuditService, AuditWho } from '../audit/audit.service';
 
 /** Fields whose change needs the caller's current password (json auth), and that non-admins may not touch. */
 const SENSITIVE: UserField[] = ['username', 'password', 'scope', 'lockPassword', 'commands', 'perm', 'rules'];
-const ADMIN_ONLY: UserField[] = ['username', 'scope', 'lockPassword', 'perm', 'commands', 'rules'];
+const ADMIN_ONLY: UserField[] = ['username', 'scope', 'lockPassword', 'perm', 'commands', 'rules', 'trash'];
 /** Changes that end the user's other sessions at once. */
 const REVOKING: UserField[] = ['username', 'password', 'scope', 'perm', 'rules', 'commands'];
 

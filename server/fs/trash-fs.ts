@@ -1,0 +1,136 @@
+import type { Dirent, Stats } from 'node:fs';
+import { lstat, mkdir, opendir, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, sep } from 'node:path';
+import { AppError, exists } from '../core/errors';
+import { fromFsError } from './fs-errors';
+import { renameNoReplace } from './place';
+
+/**
+ * The trash folder's name. It sits at the files root (or at the top of another filesystem mounted inside the
+ * root), holds `<user id>/<random id>/<original name>`, and is unreachable from every scope: ScopedFs refuses any
+ * real location inside it and never lists or walks it; the sandbox masks it; links into it answer 404.
+ */
+export const TRASH_DIR = '.filedeck-trash';
+
+/** True when a real location is the trash folder or lies inside one. */
+export function inTrash(real: string): boolean {
+  return real.includes(`${sep}${TRASH_DIR}${sep}`) || real.endsWith(`${sep}${TRASH_DIR}`);
+}
+
+/** The one name listings and walks skip (besides temps). */
+export const isTrashName = (name: string) => name === TRASH_DIR;
+
+/**
+ * Where an item's trash lives: `<root>/.filedeck-trash` when the item is on the root's filesystem, otherwise the
+ * trash at the top of the filesystem it sits on (the highest folder inside the root on the item's device), so a
+ * move to the trash is always a rename, never a copy.
+ */
+export async function trashBaseFor(root: string, entryReal: string): Promise<string> {
+  const dev = (await lstat(entryReal)).dev;
+  if ((await stat(root)).dev === dev) return join(root, TRASH_DIR);
+  let top = dirname(entryReal);
+  for (let dir = dirname(top); dir.startsWith(root + sep) || dir === root; dir = dirname(dir)) {
+    if (dir === root || (await stat(dir)).dev !== dev) break;
+    top = dir;
+  }
+  return join(top, TRASH_DIR);
+}
+
+/** A folder of ours: made if missing (private), refused when something else (a link, a file) holds the name. */
+async function ownFolder(path: string): Promise<void> {
+  await mkdir(path, { mode: 0o700 }).catch((e) => ((e as NodeJS.ErrnoException).code === 'EEXIST' ? undefined : Promise.reject(e)));
+  const st = await lstat(path);
+  if (!st.isDirectory() || st.isSymbolicLink()) throw new AppError('INTERNAL', `${path} is not a folder of the trash`);
+}
+
+/** Makes the root's trash folder (server start), so no one else can claim its name first. */
+export async function ensureTrashBase(root: string): Promise<void> {
+  await ownFolder(join(root, TRASH_DIR));
+}
+
+/**
+ * Moves an entry (its real location, links moved as links) into `<base>/<userId>/<id>/<name>` by a no-replace
+ * rename. Returns the trash location. EXDEV (a bind mount the device check could not see) is refused, never copied.
+ */
+export async function moveIntoTrash(base: string, userId: number | string, id: string, entryReal: string): Promise<string> {
+  try {
+    await ownFolder(base);
+    await ownFolder(join(base, String(userId)));
+    const slot = join(base, String(userId), id);
+    await ownFolder(slot);
+    const to = join(slot, basename(entryReal));
+    const isDir = (await lstat(entryReal)).isDirectory();
+    if (!(await renameNoReplace(entryReal, to, isDir))) throw exists('the trash slot is taken');
+    return to;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EXDEV') throw new AppError('UNSUPPORTED', 'this item is on another filesystem than its trash: delete it permanently instead');
+    throw e instanceof AppError ? e : fromFsError(e);
+  }
+}
+
+/**
+ * Puts a trashed entry back at `to` (a real location whose parent exists) only while the name is free. Returns
+ * false when it is taken. The emptied trash slot is removed.
+ */
+export async function claimFromTrash(trashReal: string, to: string): Promise<boolean> {
+  try {
+    const isDir = (await lstat(trashReal)).isDirectory();
+    if (!(await renameNoReplace(trashReal, to, isDir))) return false;
+  } catch (e) {
+    throw fromFsError(e);
+  }
+  await rm(dirname(trashReal), { recursive: true, force: true }).catch(() => {});
+  return true;
+}
+
+/** Deletes a trashed entry for good, with its slot. Links inside are removed as links, never followed. */
+export async function removeTrashed(trashReal: string): Promise<void> {
+  if (!inTrash(trashReal)) throw new AppError('INTERNAL', 'not a trash location');
+  await rm(dirname(trashReal), { recursive: true, force: true }).catch((e) => Promise.reject(fromFsError(e)));
+}
+
+/** Whether a trashed entry is still there (something outside the server may have removed it). */
+export async function trashedStat(trashReal: string): Promise<Stats | null> {
+  return lstat(trashReal).catch(() => null);
+}
+
+/**
+ * Every entry beneath a real folder, as paths relative to it ("a", "a/b.txt"), streamed (opendir), links never
+ * followed. For sizes and for the rules on a tree that is restored.
+ */
+export async function* walkRelative(real: string, signal?: AbortSignal): AsyncGenerator<{ rel: string; isDir: boolean; dirent: Dirent; full: string }> {
+  const stack: string[] = [''];
+  while (stack.length) {
+    if (signal?.aborted) return;
+    const rel = stack.pop()!;
+    let handle;
+    try {
+      handle = await opendir(rel ? join(real, rel) : real, { bufferSize: 64 });
+    } catch {
+      continue;
+    }
+    try {
+      for await (const d of handle) {
+        const r = rel ? `${rel}/${d.name}` : d.name;
+        yield { rel: r, isDir: d.isDirectory(), dirent: d, full: join(real, r) };
+        if (d.isDirectory()) stack.push(r);
+      }
+    } catch {
+      // vanished while being read
+    }
+  }
+}
+
+/** Bytes a file or tree occupies (apparent sizes of regular files; links count as nothing). */
+export async function treeSize(real: string): Promise<number> {
+  const top = await lstat(real).catch(() => null);
+  if (!top) return 0;
+  if (!top.isDirectory()) return top.isFile() ? top.size : 0;
+  let total = 0;
+  for await (const e of walkRelative(real)) {
+    if (!e.dirent.isFile()) continue;
+    const st = await lstat(e.full).catch(() => null);
+    if (st) total += st.size;
+  }
+  return total;
+}

@@ -1,0 +1,77 @@
+import type { TrashSettings } from '../../contract/trash';
+import type { SharesStore } from '../../db/shares.store';
+import type { TrashRow, TrashStore } from '../../db/trash.store';
+import type { UsersStore } from '../../db/users.store';
+import type { Logger } from '../../core/log';
+import { ensureTrashBase, removeTrashed } from '../../fs/trash-fs';
+import { effectiveTrash } from './trash-settings';
+
+const DAY = 86_400_000;
+
+/**
+ * Deleting trash items for good: one at a time (a row is the claim on its item, so two instances never fight
+ * over one), by retention (items older than the owner's `retentionDays`) and by size cap (past the owner's
+ * `maxBytes`, the oldest go first; the newest item always stays, so a delete never silently becomes permanent).
+ */
+export class TrashPurge {
+  constructor(
+    private readonly store: TrashStore,
+    private readonly users: UsersStore,
+    private readonly shares: SharesStore,
+    private readonly settings: () => TrashSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Makes the root's trash folder, then purges now and every `everyMs` (one run at a time; the timer does not keep the process alive). */
+  async start(root: string, log: Logger, everyMs: number): Promise<void> {
+    await ensureTrashBase(root);
+    let running = false;
+    const go = () => {
+      if (running) return;
+      running = true;
+      void this.run()
+        .then((n) => n && log.info(`trash: ${n} item(s) past retention or size cap deleted`))
+        .catch((e) => log.warn(`trash purge: ${(e as Error).message}`))
+        .finally(() => (running = false));
+    };
+    go();
+    setInterval(go, everyMs).unref?.();
+  }
+
+  /** Deletes an item's files and links, if this caller wins its row. */
+  async removeRow(r: TrashRow): Promise<boolean> {
+    if (!(await this.store.delete(r.id))) return false;
+    await removeTrashed(r.trashReal);
+    await this.shares.deleteUnderTarget(r.trashReal);
+    return true;
+  }
+
+  /** Retention and size cap for every user with items in the trash (server start and hourly). Returns how many went. */
+  async run(): Promise<number> {
+    const users = new Map((await this.users.all()).map((u) => [u.id, u]));
+    let n = 0;
+    for (const owner of await this.store.owners()) {
+      const s = effectiveTrash(this.settings(), users.get(owner) ?? null);
+      if (s.retentionDays > 0) for (const r of await this.store.olderThan(this.now() - s.retentionDays * DAY, owner)) if (await this.removeRow(r)) n++;
+      n += await this.enforceCap(owner);
+    }
+    return n;
+  }
+
+  /** Past the owner's size cap, their oldest items go (never `keep`, nor the newest item). */
+  async enforceCap(owner: number, keep?: string): Promise<number> {
+    const user = await this.users.byId(owner);
+    const cap = effectiveTrash(this.settings(), user).maxBytes;
+    if (cap <= 0) return 0;
+    const rows = await this.store.list(owner); // newest first
+    let total = rows.reduce((sum, r) => sum + r.size, 0);
+    let n = 0;
+    for (let i = rows.length - 1; i > 0 && total > cap; i--) {
+      const r = rows[i]!;
+      if (r.id === keep) continue;
+      if (await this.removeRow(r)) n++;
+      total -= r.size;
+    }
+    return n;
+  }
+}

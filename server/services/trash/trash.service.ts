@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { RestoreConflict, TrashItem, TrashSettings } from '../../contract/trash';
+import type { Rule } from '../../contract/user';
+import { exists, forbidden, invalid, notFound } from '../../core/errors';
+import type { SharesStore } from '../../db/shares.store';
+import type { TrashRow, TrashStore } from '../../db/trash.store';
+import type { UsersStore } from '../../db/users.store';
+import { claimFromTrash, moveIntoTrash, trashBaseFor, trashedStat, treeSize, walkRelative } from '../../fs/trash-fs';
+import { baseName, parentOf } from '../../fs/virtual-path';
+import { actorFor, type Actor } from '../actor';
+import type { FilesService } from '../files/files.service';
+import { freeName, remove as removeForGood } from '../files/files-write';
+import { authorize, authorizePath } from '../policy/file-policy';
+import { effectiveTrash } from './trash-settings';
+import { TrashPurge } from './trash-purge';
+
+export interface TrashDeps {
+  store: TrashStore;
+  users: UsersStore;
+  shares: SharesStore;
+  files: FilesService;
+  root: string;
+  followExternalSymlinks: boolean;
+  trashSettings: () => TrashSettings;
+  globalRules: () => Rule[];
+  now?: () => number;
+}
+
+/**
+ * The trash: a delete by a user moves the item (a rename on its own filesystem) into that user's trash, with a
+ * row saying where it came from. Restores go back to the original location through the restorer's scope and the
+ * file policy; links to a trashed item follow it into the trash, where they answer 404, and come back with it.
+ * A row is the claim on its item: whoever deletes the row (restore, delete forever, purge) acts on the files.
+ */
+export class TrashService {
+  readonly purge: TrashPurge;
+
+  constructor(private readonly d: TrashDeps) {
+    this.purge = new TrashPurge(d.store, d.users, d.shares, d.trashSettings, d.now);
+  }
+
+  private now(): number {
+    return this.d.now?.() ?? Date.now();
+  }
+
+  /** The settings that apply to an actor (the global ones under the user's override). */
+  settingsFor(actor: Actor): TrashSettings {
+    return effectiveTrash(this.d.trashSettings(), actor.user);
+  }
+
+  /**
+   * DELETE of a file or folder: into the actor's trash when it is on for them, else (or with `permanent`) for
+   * good. Both need delete with the rules on the whole tree. Returns the trash item, or null when deleted for good.
+   */
+  async delete(actor: Actor, path: string, opts: { permanent?: boolean } = {}): Promise<TrashItem | null> {
+    if (opts.permanent || !actor.user || !this.settingsFor(actor).enabled) {
+      await removeForGood(this.d.files, actor, path);
+      return null;
+    }
+    return this.trash(actor, path);
+  }
+
+  /** Moves an item into the actor's trash (decided like a delete: the delete permission, the rules on every descendant). */
+  async trash(actor: Actor, path: string): Promise<TrashItem> {
+    const user = actor.user;
+    if (!user) throw forbidden('only users have a trash');
+    if (path === '/') throw forbidden();
+    await authorize(actor, [{ access: 'delete', path, tree: true }]);
+    const real = await actor.fs.real(path);
+    const entry = await actor.fs.entryReal(path);
+    const ctx = { actor, path };
+    const hooks = this.d.files.deps.hooks;
+    await hooks.before('delete', ctx);
+    const id = randomUUID();
+    const trashReal = await moveIntoTrash(await trashBaseFor(this.d.root, entry), user.id, id, entry);
+    const st = await trashedStat(trashReal);
+    const row: TrashRow = {
+      id, ownerId: user.id, deletedBy: user.id, name: baseName(path), originalPath: path, originalReal: entry,
+      scope: user.scope, trashReal, deletedAt: this.now(), size: await treeSize(trashReal), isDir: !!st?.isDirectory(),
+    };
+    try {
+      await this.d.store.insert(row);
+      // Links follow the item into the trash (404 there: no scope reaches it) and come back on restore.
+      await this.d.shares.moveTarget(entry, trashReal);
+    } catch (e) {
+      // No row, no trash item: put it back where it was rather than leave an orphan in the trash.
+      await this.d.store.delete(id).catch(() => {});
+      await claimFromTrash(trashReal, entry).catch(() => {});
+      throw e;
+    }
+    await this.d.files.deps.evictPreviews(real);
+    await this.d.files.deps.audit?.record(actor, 'file.delete', path, { scope: user.scope, trash: id });
+    await hooks.after('delete', ctx);
+    await this.purge.enforceCap(user.id, id);
+    return this.item(row);
+  }
+
+  /** Trash items: a user's own; admins (and the CLI) every user's, or one user's with `userId`. Newest first. */
+  async list(actor: Actor, userId?: number): Promise<TrashItem[]> {
+    const owner = this.ownerScope(actor, userId);
+    const names = new Map((await this.d.users.all()).map((u) => [u.id, u.username]));
+    return (await this.d.store.list(owner)).map((r) => ({ ...this.item(r), owner: names.get(r.ownerId) ?? '' }));
+  }
+
+  /**
+   * Puts an item back where it was deleted from, through the restorer's scope (the CLI uses the owner's): needs
+   * create there and the rules on every restored descendant; missing parents are made. When the name is taken:
+   * 409, or `rename` (keep both: the next free name), or `replace` (what is there now goes to the trash first,
+   * decided as a delete). Returns the path it landed at.
+   */
+  async restore(actor: Actor, id: string, conflict: RestoreConflict = 'fail'): Promise<string> {
+    if (!['fail', 'replace', 'rename'].includes(conflict)) throw invalid('conflict must be replace or rename');
+    const row = await this.visibleRow(actor, id);
+    const by = actor.user ? actor : await this.ownerActor(row);
+    if (!(await trashedStat(row.trashReal))) {
+      await this.d.store.delete(row.id);
+      throw notFound('the item is no longer in the trash');
+    }
+    const dst = by.fs.virtualOf(row.originalReal);
+    if (dst === null) throw forbidden('the folder it was deleted from is outside your scope');
+    const incoming = () => relNames(row.trashReal);
+    const decide = (to: string) => authorize(by, [{ access: 'create', path: to, incoming: row.isDir ? incoming : undefined }]);
+    await decide(dst);
+    let target = dst;
+    if (await by.fs.exists(dst)) {
+      if (conflict === 'fail') throw exists(`${dst} exists`);
+      if (conflict === 'rename') await decide((target = await freeName(by, dst)));
+      else await this.trash(by, dst);
+    }
+    await by.fs.mkdirp(parentOf(target));
+    const to = await by.fs.real(target);
+    if (!(await this.d.store.delete(row.id))) throw notFound('the item is no longer in the trash');
+    let placed = false;
+    try {
+      placed = await claimFromTrash(row.trashReal, to);
+    } finally {
+      if (!placed) await this.d.store.insert(row); // the claim failed: the item stays in the trash
+    }
+    if (!placed) throw exists(`${target} exists`);
+    await this.d.shares.moveTarget(row.trashReal, to);
+    return target;
+  }
+
+  /** Deletes one item for good (needs delete). */
+  async remove(actor: Actor, id: string): Promise<void> {
+    if (actor.user) authorizePath(actor, 'delete');
+    await this.purge.removeRow(await this.visibleRow(actor, id));
+  }
+
+  /**
+   * Empties a trash: the actor's own (admins: `userId`'s; the CLI: everyone's unless `userId`), optionally only
+   * items deleted more than `olderThanMs` ago. Returns how many items went.
+   */
+  async empty(actor: Actor, opts: { userId?: number; olderThanMs?: number } = {}): Promise<number> {
+    if (actor.user) authorizePath(actor, 'delete');
+    const owner = actor.user && opts.userId === undefined ? actor.user.id : this.ownerScope(actor, opts.userId);
+    const rows = await this.d.store.olderThan(opts.olderThanMs ? this.now() - opts.olderThanMs : Number.MAX_SAFE_INTEGER, owner);
+    let n = 0;
+    for (const r of rows) if (await this.purge.removeRow(r)) n++;
+    return n;
+  }
+
+  /** A user named by id or username (the `?user=` of admins, the CLI's `--user`); 404 when unknown. */
+  async userRef(ref: string): Promise<number> {
+    const u = /^\d+$/.test(ref) ? await this.d.users.byId(Number(ref)) : await this.d.users.byUsername(ref);
+    if (!u) throw notFound(`no user "${ref}"`);
+    return u.id;
+  }
+
+  /** Whose items an actor may see: their own; admins and the CLI anyone's (all when no user is named). */
+  private ownerScope(actor: Actor, userId?: number): number | undefined {
+    if (!actor.user || actor.can('admin')) return userId;
+    if (userId !== undefined && userId !== actor.user.id) throw forbidden('only admins see other users\' trash');
+    return actor.user.id;
+  }
+
+  /** A row the actor may act on; someone else's is a 404 to non-admins (its existence is not theirs to know). */
+  private async visibleRow(actor: Actor, id: string): Promise<TrashRow> {
+    const row = await this.d.store.byId(id);
+    if (!row || (actor.user && !actor.can('admin') && row.ownerId !== actor.user.id)) throw notFound('no such item in the trash');
+    return row;
+  }
+
+  private async ownerActor(row: TrashRow): Promise<Actor> {
+    const owner = await this.d.users.byId(row.ownerId);
+    if (!owner) throw notFound('the owner of this item no longer exists');
+    return actorFor(owner, { root: this.d.root, globalRules: this.d.globalRules(), followExternalSymlinks: this.d.followExternalSymlinks });
+  }
+
+  private item(r: TrashRow): TrashItem {
+    return { id: r.id, name: r.name, originalPath: r.originalPath, ownerId: r.ownerId, deletedBy: r.deletedBy, deletedAt: r.deletedAt, size: r.size, isDir: r.isDir };
+  }
+}
+
+/** Relative paths of everything inside a trashed folder (for the rules where it lands). */
+async function* relNames(real: string): AsyncGenerator<string> {
+  for await (const e of walkRelative(real)) yield e.rel;
+}
