@@ -1,5 +1,8 @@
 import type { Config } from './core/config';
 import { createLogger, type Logger } from './core/log';
+import { MetricsRegistry } from './core/metrics';
+import { HealthStore } from './db/health.store';
+import { HealthService } from './services/health/health.service';
 import { openDatabase } from './db/database';
 import { SessionsStore } from './db/sessions.store';
 import { SettingsStore } from './db/settings.store';
@@ -23,8 +26,6 @@ import { SettingsService } from './services/settings/settings.service';
 import { ensureInitialised, type FirstRun } from './services/setup/setup.service';
 import { UsersService } from './services/users/users.service';
 import { SharesService } from './services/shares/shares.service';
-import { TrashStore } from './db/trash.store';
-import { TrashService } from './services/trash/trash.service';
 import type { Services } from './services/services';
 
 export type { Services };
@@ -33,7 +34,7 @@ export type { Services };
  * Composition root: opens the database (SQLite file or PostgreSQL URL, migrating it), loads the settings and
  * wires the services. No HTTP here.
  */
-export async function createServices(config: Readonly<Config> & { configFile?: string | null }, log: Logger = createLogger(config.log)): Promise<Services> {
+export async function createServices(config: Readonly<Config> & { configFile?: string | null }, log: Logger = createLogger(config.log, config.logFormat)): Promise<Services> {
   const db = await openDatabase(config.database, { connectTimeoutMs: config.databaseConnectTimeout });
   const stores = {
     users: new UsersStore(db),
@@ -58,7 +59,6 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
   const files = new FilesService({ hooks, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums, audit });
   const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits, audit });
   users.onScopeChanged = (id) => shares.revokeUnreachable(id);
-  const trash = new TrashService({ store: new TrashStore(db), users: stores.users, shares: stores.shares, files, root: config.root, followExternalSymlinks: config.followExternalSymlinks, trashSettings: () => settings.get().trash, globalRules: () => settings.get().rules });
   return {
     config,
     log,
@@ -73,7 +73,9 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
     hooks,
     runner,
     shares,
-    trash,
+    health: new HealthService(new HealthStore(db)),
+    // Per process (per test app): the HTTP layer registers request metrics; jobs and the index may add theirs.
+    metrics: new MetricsRegistry(),
     audit,
     close: () => {
       work.close();

@@ -34,6 +34,9 @@ export interface Config {
   databaseConnectTimeout: number; // milliseconds
   shutdownTimeout: number; // milliseconds
   tokenRenewGrace: number; // milliseconds
+  logFormat: 'text' | 'json';
+  metricsToken: string;
+  metricsAllow: string[];
 }
 
 type Kind = 'string' | 'int' | 'bool' | 'duration' | 'list';
@@ -52,6 +55,9 @@ export const CONFIG_KEYS: Record<keyof Config, KeySpec> = {
   database: { kind: 'string', default: './data/filedeck.db', help: 'SQLite database file, or a PostgreSQL URL (postgres://user:password@host:port/db) shared by several instances', check: (v) => (v ? null : 'must not be empty') },
   baseURL: { kind: 'string', default: '', help: 'URL prefix when served under a sub-path, e.g. /files', check: checkBaseURL },
   log: { kind: 'string', default: 'stdout', help: 'stdout, stderr, a file path, or empty to discard' },
+  logFormat: { kind: 'string', default: 'text', help: 'text, or json: one JSON object a line, with one line per request', check: (v) => (v === 'text' || v === 'json' ? null : 'must be text or json') },
+  metricsToken: { kind: 'string', default: '', help: 'Bearer token that may read /metrics (metrics are off while this and metricsAllow are both empty)', check: (v) => (v === '' || (v as string).length >= 16 ? null : 'must be at least 16 characters') },
+  metricsAllow: { kind: 'list', default: '', help: 'addresses or CIDRs that may read /metrics (with metricsToken set too, both must match)', check: checkProxies },
   cert: { kind: 'string', default: '', help: 'TLS certificate file (with key)' },
   key: { kind: 'string', default: '', help: 'TLS private key file (with cert)' },
   tokenExpirationTime: { kind: 'duration', default: '2h', help: 'login token lifetime', check: (v) => ((v as number) >= 60_000 ? null : 'must be at least 1m') },

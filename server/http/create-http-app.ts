@@ -1,6 +1,5 @@
 import { Elysia } from 'elysia';
 import type { Services } from '../services/services';
-import { json } from './body';
 import { makeClientIp } from './client-ip';
 import { authPlugin, importSigningKey } from './plugins/auth.plugin';
 import { errorPlugin, textResponse } from './plugins/error.plugin';
@@ -17,7 +16,8 @@ import { sharesRoutes } from './routes/shares.routes';
 import { publicRoutes } from './routes/public.routes';
 import { commandRoutes } from './routes/command.routes';
 import { subtitleRoutes } from './routes/subtitle.routes';
-import { trashRoutes } from './routes/trash.routes';
+import { healthRoutes } from './routes/health.routes';
+import { requestObserver } from './observe/request-observer';
 import { auditRoutes } from './routes/audit.routes';
 
 /** The Elysia app for a set of services: everything lives under config.baseURL. */
@@ -27,7 +27,7 @@ export async function createHttpApp(s: Services) {
   const base = s.config.baseURL;
 
   const routes = new Elysia({ prefix: base })
-    .get('/health', () => json({ status: 'OK' }))
+    .use(healthRoutes(s, ip))
     .use(authRoutes(s, auth, ip))
     .use(usersRoutes(s, auth))
     .use(settingsRoutes(s, auth))
@@ -40,20 +40,26 @@ export async function createHttpApp(s: Services) {
     .use(publicRoutes(s, auth))
     .use(commandRoutes(s, auth))
     .use(subtitleRoutes(s, auth))
-    .use(trashRoutes(s, auth))
     .use(auditRoutes(s, auth))
     .all('/api/*', () => textResponse(404))
     .use(await staticPlugin(s));
 
+  const probes = new Set(['/health', '/ready', '/metrics'].map((p) => base + p));
+  // Request ids, request metrics and JSON request logs see every response (http/observe/request-observer.ts).
+  const observer = requestObserver(s, ip, () => (app as unknown as { server?: unknown }).server ?? null);
   const app = new Elysia()
+    .wrap(observer.wrap as never)
+    .onTransform({ as: 'global' }, observer.transform)
     .use(errorPlugin(s.log, ip.client))
     .onRequest(async ({ request, set }) => {
+      const pathname = new URL(request.url).pathname;
       // Settings changed by the CLI or another instance apply from the next request on (one cheap revision read).
-      await s.settings.fresh();
+      // The probes read no settings: /health must answer and /ready must say why while the database is down.
+      if (!probes.has(pathname)) await s.settings.fresh();
       set.headers['X-Content-Type-Options'] = 'nosniff';
       set.headers['Referrer-Policy'] = 'no-referrer';
       // The bare prefix gets a slash (the router would treat "/base" and "/base/" alike).
-      if (base && new URL(request.url).pathname === base) return new Response(null, { status: 301, headers: { Location: `${base}/` } });
+      if (base && pathname === base) return new Response(null, { status: 301, headers: { Location: `${base}/` } });
     });
   return app.use(routes);
 }

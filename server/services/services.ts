@@ -1,5 +1,6 @@
 import type { Config } from '../core/config';
 import type { Logger } from '../core/log';
+import type { MetricsRegistry } from '../core/metrics';
 import type { Sql } from '../db/sql';
 import type { PreviewCacheStore } from '../db/preview-cache.store';
 import type { SessionsStore } from '../db/sessions.store';
@@ -10,13 +11,13 @@ import type { UsersStore } from '../db/users.store';
 import type { AuditService } from './audit/audit.service';
 import type { AuthService } from './auth/auth.service';
 import type { FilesService } from './files/files.service';
+import type { HealthService } from './health/health.service';
 import type { TusService } from './files/tus.service';
 import type { Hooks } from './hooks/hooks';
 import type { PreviewService } from './preview/preview.service';
 import type { Runner } from './runner/runner.service';
 import type { SettingsService } from './settings/settings.service';
 import type { SharesService } from './shares/shares.service';
-import type { TrashService } from './trash/trash.service';
 import type { UsersService } from './users/users.service';
 
 /** Everything the HTTP layer and the CLI share. Built once per process by createServices(). */
@@ -34,9 +35,11 @@ export interface Services {
   hooks: Hooks;
   runner: Runner;
   shares: SharesService;
-  /** Deletes into the trash; restore, delete forever, empty, purge (services/trash). */
-  trash: TrashService;
   /** The audit log's one home (record, list, purge). */
   audit: AuditService;
+  /** Readiness checks (database, later the index), active-session count, database clock. */
+  health: HealthService;
+  /** Prometheus metrics of this process; anything may register more (names unique). */
+  metrics: MetricsRegistry;
   close(): Promise<void>;
 }

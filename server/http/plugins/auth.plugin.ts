@@ -8,6 +8,7 @@ import { actorFor, type Actor } from '../../services/actor';
 import { tokenUser } from '../../services/auth/auth.service';
 import type { Services } from '../../services/services';
 import type { ClientIp } from '../client-ip';
+import { noteUser } from '../observe/request-record';
 
 const ISSUER = 'Filedeck';
 const RENEW_WINDOW_MS = 60 * 60 * 1000;
@@ -84,6 +85,7 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
       auth: (need: PermName | 'user') => ({
         async resolve({ request, server, verifyToken, set }) {
           const { user, sid, exp, iat } = await verifyToken(tokenFrom(request));
+          noteUser(request, user.id); // request logs name the user
           const settings = s.settings.get();
           const actor: Actor = actorFor(user, {
             root: s.config.root,

@@ -37,7 +37,7 @@ export function textResponse(status: number, detail?: string, headers: Record<st
   const body = `${status} ${STATUS_TEXT[status] ?? 'Error'}${withDetail ? ` (${detail})` : ''}\n`;
   return new Response(body, {
     status,
-    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache, no-store, must-revalidate', ...headers },
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache, no-store, must-revalidate', ...headers },
   });
 }
 
