@@ -26,6 +26,8 @@ import { SettingsService } from './services/settings/settings.service';
 import { ensureInitialised, type FirstRun } from './services/setup/setup.service';
 import { UsersService } from './services/users/users.service';
 import { SharesService } from './services/shares/shares.service';
+import { TrashStore } from './db/trash.store';
+import { TrashService } from './services/trash/trash.service';
 import type { Services } from './services/services';
 
 export type { Services };
@@ -59,6 +61,7 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
   const files = new FilesService({ hooks, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums, audit });
   const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits, audit });
   users.onScopeChanged = (id) => shares.revokeUnreachable(id);
+  const trash = new TrashService({ store: new TrashStore(db), users: stores.users, shares: stores.shares, files, root: config.root, followExternalSymlinks: config.followExternalSymlinks, trashSettings: () => settings.get().trash, globalRules: () => settings.get().rules });
   return {
     config,
     log,
@@ -76,6 +79,7 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
     health: new HealthService(new HealthStore(db)),
     // Per process (per test app): the HTTP layer registers request metrics; jobs and the index may add theirs.
     metrics: new MetricsRegistry(),
+    trash,
     audit,
     close: () => {
       work.close();

@@ -18,6 +18,7 @@ import { commandRoutes } from './routes/command.routes';
 import { subtitleRoutes } from './routes/subtitle.routes';
 import { healthRoutes } from './routes/health.routes';
 import { requestObserver } from './observe/request-observer';
+import { trashRoutes } from './routes/trash.routes';
 import { auditRoutes } from './routes/audit.routes';
 
 /** The Elysia app for a set of services: everything lives under config.baseURL. */
@@ -40,6 +41,7 @@ export async function createHttpApp(s: Services) {
     .use(publicRoutes(s, auth))
     .use(commandRoutes(s, auth))
     .use(subtitleRoutes(s, auth))
+    .use(trashRoutes(s, auth))
     .use(auditRoutes(s, auth))
     .all('/api/*', () => textResponse(404))
     .use(await staticPlugin(s));

@@ -18,6 +18,7 @@ import type { PreviewService } from './preview/preview.service';
 import type { Runner } from './runner/runner.service';
 import type { SettingsService } from './settings/settings.service';
 import type { SharesService } from './shares/shares.service';
+import type { TrashService } from './trash/trash.service';
 import type { UsersService } from './users/users.service';
 
 /** Everything the HTTP layer and the CLI share. Built once per process by createServices(). */
@@ -35,6 +36,8 @@ export interface Services {
   hooks: Hooks;
   runner: Runner;
   shares: SharesService;
+  /** Deletes into the trash; restore, delete forever, empty, purge (services/trash). */
+  trash: TrashService;
   /** The audit log's one home (record, list, purge). */
   audit: AuditService;
   /** Readiness checks (database, later the index), active-session count, database clock. */
