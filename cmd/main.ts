@@ -1,12 +1,15 @@
 #!/usr/bin/env bun
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../server/core/version';
+import { registerAudit } from './commands/audit';
 import { registerCmds } from './commands/cmds';
 import { registerConfig } from './commands/config';
 import { registerDb } from './commands/db';
 import { registerMisc } from './commands/misc';
 import { registerRules } from './commands/rules';
 import { registerServe } from './commands/serve';
+import { registerHealth } from './commands/health';
+import { registerSessions } from './commands/sessions';
 import { registerShares } from './commands/shares';
 import { registerUsers } from './commands/users';
 
@@ -28,6 +31,9 @@ registerRules(program);
 registerCmds(program);
 registerMisc(program);
 registerDb(program);
+registerAudit(program);
+registerSessions(program);
+registerHealth(program);
 
 // No top-level await: the binary is compiled to bytecode, which needs a CommonJS-shaped entry.
 program.parseAsync(process.argv).catch((e: unknown) => {

@@ -1,31 +1,89 @@
 import type { Command } from 'commander';
+import type { Config } from '../../server/core/config';
+import { invalid } from '../../server/core/errors';
+import { parseDuration } from '../../server/core/duration';
+import type { Share } from '../../server/contract/share';
 import { actorFor, systemActor } from '../../server/services/actor';
 import { toVirtualPath } from '../../server/fs/virtual-path';
 import { fail, print, withServices, type GlobalOpts } from '../context';
 import { table } from '../table';
 
 const expiry = (e: number) => (e === 0 ? 'permanent' : new Date(e * 1000).toISOString());
+const EXPIRES_HELP = 'lifetime: a duration (2d, 12h, 30m), a number of --unit, or 0 for permanent';
 
-/** `filedeck shares ls | add | rm`: works offline on the database, with the same checks as the API. */
+/**
+ * `--expires`: a duration with a unit ("2d", "1h30m") in seconds, or a bare number counted in `unit` as the API
+ * does (kept for scripts written before durations). Anything else is a clear error before anything changes.
+ */
+function expiresIn(text: string, unit: string | undefined): { expires: string; unit: string } {
+  const t = text.trim();
+  if (t === '' || /^\d+$/.test(t)) return { expires: t, unit: unit ?? 'hours' };
+  const ms = parseDuration(t);
+  if (ms === null || ms < 1000) throw invalid(`--expires "${text}" is not a duration: use e.g. 2d, 12h, 30m or 0`);
+  return { expires: String(Math.round(ms / 1000)), unit: 'seconds' };
+}
+
+/** `--password -` reads the password from standard input (it then never shows in the process list or history). */
+async function passwordFrom(value: string): Promise<string> {
+  if (value !== '-') return value;
+  const text = (await Bun.stdin.text()).replace(/\r?\n$/, '');
+  if (!text) throw invalid('no password on standard input');
+  return text;
+}
+
+/** The public link of a share on this server (`--url` when it is reached under another name). */
+function linkOf(config: Readonly<Config>, hash: string, url?: string): string {
+  const host = config.address.includes(':') ? `[${config.address}]` : config.address === '0.0.0.0' ? 'localhost' : config.address;
+  const base = (url ?? `${config.cert ? 'https' : 'http'}://${host}:${config.port}${config.baseURL}`).replace(/\/+$/, '');
+  return `${base}/share/${hash}`;
+}
+
+const shareTable = (list: Share[]) => table(['Hash', 'Path', 'User', 'Expires', 'Password'], list.map((x) => [x.hash, x.path, x.username ?? x.userID, expiry(x.expire), x.hasPassword]));
+
+/** `filedeck shares ls | add | update | rm`: works offline on the database, with the same checks as the API. */
 export function registerShares(program: Command): void {
   const shares = program.command('shares').description('manage shared links');
   shares.command('ls').option('--user <id|username>', 'only this user\'s shares').description('list shares').action(async (_o, cmd: Command) => {
     const o = cmd.optsWithGlobals() as GlobalOpts & { user?: string };
     await withServices(o, async (s) => {
       const list = await s.shares.list(systemActor, o.user ? (await s.users.find(o.user)).id : undefined);
-      print(o, list, () => table(['Hash', 'Path', 'User', 'Expires', 'Password'], list.map((x) => [x.hash, x.path, x.username ?? x.userID, expiry(x.expire), x.hasPassword])));
+      print(o, list, () => shareTable(list));
     }).catch(fail);
   });
   shares.command('add').argument('<path>', 'path inside the user\'s scope').requiredOption('--user <id|username>', 'the owner of the link')
-    .option('--expires <n>', 'lifetime in units (empty or 0: permanent)').option('--unit <unit>', 'seconds, minutes, hours or days', 'hours')
-    .option('--password <password>', 'password visitors must give').description('create a shared link')
+    .option('--expires <when>', EXPIRES_HELP).option('--unit <unit>', 'seconds, minutes, hours or days, for a bare --expires number')
+    .option('--password <password>', 'password visitors must give; "-" reads it from standard input')
+    .option('--url <base>', 'public address of the server for the printed link (default: from the config)')
+    .description('create a shared link as that user (their permissions and rules apply) and print it')
     .action(async (path: string, _o, cmd: Command) => {
-      const o = cmd.optsWithGlobals() as GlobalOpts & { user: string; expires?: string; unit?: string; password?: string };
+      const o = cmd.optsWithGlobals() as GlobalOpts & { user: string; expires?: string; unit?: string; password?: string; url?: string };
       await withServices(o, async (s) => {
-        const owner = (await s.users.find(o.user));
+        const life = expiresIn(o.expires ?? '', o.unit);
+        const password = o.password === undefined ? undefined : await passwordFrom(o.password);
+        const owner = await s.users.find(o.user);
         const actor = actorFor(owner, { root: s.config.root, globalRules: s.settings.get().rules, followExternalSymlinks: s.config.followExternalSymlinks });
-        const share = await s.shares.create(actor, toVirtualPath(path).path, { expires: o.expires, unit: o.unit, password: o.password });
-        print(o, share, () => table(['Hash', 'Path', 'User', 'Expires', 'Password'], [[share.hash, share.path, owner.username, expiry(share.expire), share.hasPassword]]));
+        const share = await s.shares.create(actor, toVirtualPath(path).path, { ...life, password });
+        const link = linkOf(s.config, share.hash, o.url);
+        print(o, { ...share, username: owner.username, link }, () => `${link}\n${shareTable([{ ...share, username: owner.username }])}`);
+      }).catch(fail);
+    });
+  shares.command('update').argument('<hash>')
+    .option('--expires <when>', 'new lifetime from now: a duration (2d, 12h, 30m), or 0 for permanent')
+    .option('--password <password>', 'new password; "-" reads it from standard input').option('--no-password', 'remove the password')
+    .description('change a link\'s lifetime or password')
+    .action(async (hash: string, _o, cmd: Command) => {
+      const o = cmd.optsWithGlobals() as GlobalOpts & { expires?: string; password?: string | false };
+      await withServices(o, async (s) => {
+        let expires: number | undefined;
+        if (o.expires !== undefined) {
+          const t = o.expires.trim();
+          const ms = t === '0' ? 0 : /^\d+$/.test(t) ? null : parseDuration(t);
+          if (ms === null || (ms > 0 && ms < 1000)) throw invalid(`--expires "${o.expires}" is not a duration: use e.g. 2d, 12h, 30m or 0`);
+          expires = Math.round(ms / 1000);
+        }
+        const password = o.password === false ? null : o.password === undefined ? undefined : await passwordFrom(o.password);
+        const share = await s.shares.update(systemActor, hash, { expiresIn: expires, password });
+        print(o, share, () => shareTable([share]));
       }).catch(fail);
     });
   shares.command('rm').argument('<hash>').description('delete a share').action(async (hash: string, _o, cmd: Command) => {
