@@ -190,6 +190,34 @@ export class ScopedFs {
     return { name, stats: statSync(p), isSymlink: true, broken: false };
   }
 
+  /**
+   * A folder's entry names and kinds (temps left out), without describing them: a big listing keeps only this much
+   * per entry and describes each one with entry() as it is sent. Kinds: 0 file or special, 1 folder, 2 symlink.
+   */
+  async scan(vpath: string): Promise<{ real: string; names: string[]; kinds: Uint8Array }> {
+    const real = await this.real(vpath);
+    const dirents = await wrap(() => readdir(real, { withFileTypes: true }));
+    const names: string[] = [];
+    const kinds = new Uint8Array(dirents.length);
+    for (const d of dirents) {
+      if (TEMP_NAME.test(d.name) || isTrashName(d.name)) continue;
+      kinds[names.length] = d.isDirectory() ? 1 : d.isSymbolicLink() ? 2 : 0;
+      names.push(d.name);
+    }
+    return { real, names, kinds: kinds.subarray(0, names.length) };
+  }
+
+  /**
+   * Describes one entry of a folder this scope resolved (scan()), exactly as list() would: null when it vanished,
+   * when a link leads out of the scope or to what the rules deny, or when a dangling link would point outside.
+   */
+  async entry(dirReal: string, name: string): Promise<DirEntry | null> {
+    const e = this.classify(dirReal, name);
+    if (!e?.broken || this.followExternalSymlinks) return e;
+    const target = await realLocation(join(dirReal, name)).catch(() => null);
+    return target && inside(target, this.realRoot) ? e : null;
+  }
+
   /** Lists a folder: escaping symlinks omitted, broken ones marked, in-scope ones with their target's stats. */
   async list(vpath: string): Promise<DirEntry[]> {
     const dir = await this.real(vpath);

@@ -41,8 +41,10 @@ export async function readJsonObject(request: Request, limit = JSON_LIMIT): Prom
 
 /** A JSON success body. */
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(data), {
+  const text = JSON.stringify(data);
+  return new Response(text, {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache, no-store, must-revalidate', ...headers },
+    // The length lets the compression hook leave small bodies alone (http/compress.ts).
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-cache, no-store, must-revalidate', ...headers },
   });
 }

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import type { Services } from '../services/services';
+import { compressResponse } from './compress';
 import { makeClientIp } from './client-ip';
 import { authPlugin, importSigningKey } from './plugins/auth.plugin';
 import { errorPlugin, textResponse } from './plugins/error.plugin';
@@ -53,6 +54,8 @@ export async function createHttpApp(s: Services) {
     .wrap(observer.wrap as never)
     .onTransform({ as: 'global' }, observer.transform)
     .use(errorPlugin(s.log, ip.client))
+    // JSON answers above a small size are compressed for clients that accept it (streamed, on the thread pool).
+    .mapResponse({ as: 'global' }, ({ request, responseValue }) => (responseValue instanceof Response ? compressResponse(request, responseValue) : undefined))
     .onRequest(async ({ request, set }) => {
       const pathname = new URL(request.url).pathname;
       // Settings changed by the CLI or another instance apply from the next request on (one cheap revision read).

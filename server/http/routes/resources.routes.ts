@@ -5,6 +5,8 @@ import type { Actor } from '../../services/actor';
 import { json } from '../body';
 import type { AuthPlugin } from '../plugins/auth.plugin';
 import { jsonArrayStream } from '../json-stream';
+import { listingResponse } from '../listing-json';
+import { parsePage } from '../../services/files/folder-listing';
 import { decodeDestination, pathAfter } from '../request-path';
 import { textResponse } from '../plugins/error.plugin';
 import { download } from '../download';
@@ -50,7 +52,11 @@ export function resourcesRoutes(s: Services, auth: AuthPlugin) {
     const checksum = new URL(request.url).searchParams.get('checksum') ?? undefined;
     const path = pathAfter(request, P).path;
     const bytes = checksum === undefined && request.headers.get('x-encoding') === 'true';
-    const res = await s.files.get(actor, path, { checksum, content: !bytes, signal: request.signal });
+    const q = new URL(request.url).searchParams;
+    const page = parsePage(q.get('offset'), q.get('limit'));
+    const { res, listing } = await s.files.open(actor, path, { checksum, content: !bytes, signal: request.signal });
+    // Folders stream (no whole listing in memory); without offset/limit the reference's client gets every item.
+    if (listing) return listingResponse(res, listing, page);
     if (bytes && (res.type === 'text' || res.type === 'textImmutable')) return download(request, actor, path);
     return json(res);
   };

@@ -52,10 +52,18 @@ export function describe(path: string, name: string, st: Stats, isSymlink: boole
  * comparator doing the work on every comparison (a 10,000-item folder sorts in a few ms).
  */
 export function naturalKey(name: string): string {
-  return name.toLowerCase().replace(/\d+/g, (run) => {
-    const digits = run.replace(/^0+/, '') || '0';
-    return digits.length >= 20 ? digits : digits.padStart(20, '0');
-  });
+  const lower = name.toLowerCase();
+  return HAS_DIGIT.test(lower) ? lower.replace(DIGIT_RUNS, padRun) : lower;
+}
+const HAS_DIGIT = /\d/;
+const DIGIT_RUNS = /\d+/g;
+const ZEROS = '0'.repeat(20);
+/** A digit run without its leading zeros ("0" stays), left-padded with zeros to 20 digits. */
+function padRun(run: string): string {
+  let i = 0;
+  while (i < run.length - 1 && run.charCodeAt(i) === 48) i++;
+  const digits = i ? run.slice(i) : run;
+  return digits.length >= 20 ? digits : ZEROS.slice(digits.length) + digits;
 }
 
 /**

@@ -10,8 +10,9 @@ import type { Hooks } from '../hooks/hooks';
 import type { HeavyWork } from '../work/heavy-work';
 import type { AuditService } from '../audit/audit.service';
 import { authorizePath, permitted, visible, type Access } from '../policy/file-policy';
-import { describe, extensionOf, sortItems } from './describe';
-import { SUBTITLE_DIRS, TEXT_LIMIT, detectType, isSubtitle, mimeOf, needsSniff } from './detect-type';
+import { describe, extensionOf } from './describe';
+import { scanFolder, type FolderListing } from './folder-listing';
+import { SUBTITLE_DIRS, TEXT_LIMIT, detectType, isSubtitle, needsSniff } from './detect-type';
 
 export const CHECKSUMS = ['md5', 'sha1', 'sha256', 'sha512'] as const;
 export type ChecksumAlgo = (typeof CHECKSUMS)[number];
@@ -56,16 +57,31 @@ export class FilesService {
   }
 
   /**
-   * A file's description (with `content` for text the actor may download, or a checksum), or a folder with its
-   * allowed children sorted as the user prefers.
+   * A file's description (with `content` for text the actor may download, or a checksum), or a folder with all its
+   * allowed children sorted as the user prefers (materialised: for big folders the HTTP layer streams `open()`).
    */
   async get(actor: Actor, path: string, opts: { checksum?: string; content?: boolean; signal?: AbortSignal } = {}): Promise<Resource> {
+    const r = await this.open(actor, path, opts);
+    if (!r.listing) return r.res;
+    const items: Resource[] = [];
+    for await (const batch of r.listing.items()) items.push(...batch);
+    const { numDirs, numFiles, sorting } = r.listing;
+    return { ...r.res, items, numDirs, numFiles, sorting };
+  }
+
+  /**
+   * As get(), but a folder comes back as its description plus a FolderListing, whose items are described as they
+   * are read (streamed listings, pages).
+   */
+  async open(actor: Actor, path: string, opts: { checksum?: string; content?: boolean; signal?: AbortSignal } = {}): Promise<{ res: Resource; listing?: FolderListing }> {
     this.check(actor, path);
     const { real, stats, isSymlink } = await actor.fs.stat(path);
     const res = describe(path, baseName(path), stats, isSymlink);
     if (res.isDir) {
       if (opts.checksum !== undefined) throw invalid('checksums are computed for files only');
-      return this.listing(actor, path, res, real);
+      const sorting = actor.user?.sorting ?? { by: 'name' as const, asc: false };
+      const listing = await scanFolder(actor, path, { by: sorting.by || 'name', asc: sorting.asc }, this.deps.typeDetectionByHeader);
+      return { res, listing };
     }
     const sample = needsSniff(res.name, res.size) && stats.isFile() ? await actor.fs.head(real) : undefined;
     // FIFOs, sockets and devices are described, never opened (a read could block or act on a device).
@@ -78,41 +94,13 @@ export class FilesService {
       const user = String(actor.user?.id ?? 'system');
       const sum = await actor.fs.hash(real, opts.checksum as ChecksumAlgo, (fd, algo, settled) =>
         this.deps.checksums.run<string>(user, { kind: 'hash', fd, algo: algo as ChecksumAlgo }, { signal: opts.signal, settled }));
-      return { ...res, checksums: { [opts.checksum]: sum } } as Resource;
+      return { res: { ...res, checksums: { [opts.checksum]: sum } } as Resource };
     }
     if (res.type === 'text') {
       if (!permitted(actor, 'modify')) res.type = 'textImmutable';
       if (opts.content !== false && permitted(actor, 'download') && res.size <= TEXT_LIMIT) res.content = await actor.fs.readText(real);
     }
-    return res;
-  }
-
-  private async listing(actor: Actor, path: string, res: Resource, real: string): Promise<Resource> {
-    const entries = await actor.fs.list(path);
-    const names = entries.map((e) => e.name);
-    const items: Resource[] = [];
-    const sniffs: Promise<void>[] = [];
-    for (const e of entries) {
-      const childPath = joinVirtual(path, e.name);
-      if (!visible(actor, childPath)) continue;
-      const item = describe(childPath, e.name, e.stats, e.isSymlink);
-      if (e.broken) item.type = 'invalid_link';
-      else if (!item.isDir) {
-        const mime = mimeOf(e.name);
-        if (this.deps.typeDetectionByHeader && mime === 'application/octet-stream' && item.size <= TEXT_LIMIT && e.stats.isFile())
-          sniffs.push(actor.fs.head(`${real}/${e.name}`).then((s) => void (item.type = detectType(e.name, item.size, s, mime)), () => void (item.type = 'blob')));
-        else item.type = e.stats.isFile() ? detectType(e.name, item.size, undefined, mime) : 'blob';
-        if (item.type === 'video') item.subtitles = siblingSubtitles(path, e.name, names);
-      }
-      items.push(item);
-    }
-    await Promise.all(sniffs);
-    const sorting = actor.user?.sorting ?? { by: 'name' as const, asc: false };
-    const by = sorting.by || 'name';
-    sortItems(items, by, sorting.asc);
-    let numDirs = 0;
-    for (const i of items) if (i.isDir) numDirs++;
-    return { ...res, items, numDirs, numFiles: items.length - numDirs, sorting: { by, asc: sorting.asc } };
+    return { res };
   }
 
   /** Subtitle files for a video: siblings named after it, and files in sub/subs/subtitles folders next to it. */

@@ -1,0 +1,59 @@
+import type { Resource } from '../contract/resource';
+import type { FolderListing, Page } from '../services/files/folder-listing';
+
+/** Up to this many items a listing is built as one string (as cheap as it gets for the common small folder). */
+const SMALL = 64;
+const HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache, no-store, must-revalidate' };
+
+/**
+ * A folder listing as the reference's JSON object, streamed batch by batch: the folder's own fields, `items`, then
+ * the counts and sorting (JSON objects are unordered, so the tail can follow the items). With a page, `items` holds
+ * that page and `page` says which part of `total` it is; the counts are always those of the whole folder.
+ */
+export async function listingResponse(res: Resource, listing: FolderListing, page: Page | null): Promise<Response> {
+  const tail = () => {
+    const t: Record<string, unknown> = { numDirs: listing.numDirs, numFiles: listing.numFiles, sorting: listing.sorting };
+    if (page) t.page = { offset: page.offset, limit: page.limit, total: listing.total };
+    return `],${JSON.stringify(t).slice(1)}`;
+  };
+  const shown = page ? Math.max(0, Math.min(page.limit, listing.total - page.offset)) : listing.total;
+  if (shown <= SMALL) {
+    // One batch: a plain body with its length (no stream to set up; small enough to stay uncompressed).
+    const items: Resource[] = [];
+    for await (const batch of listing.items(page ?? undefined)) items.push(...batch);
+    const text = `${JSON.stringify(res).slice(0, -1)},"items":${JSON.stringify(items).slice(0, -1)}${tail()}`;
+    return new Response(text, { headers: { ...HEADERS, 'Content-Length': String(Buffer.byteLength(text)) } });
+  }
+  const enc = new TextEncoder();
+  const batches = listing.items(page ?? undefined);
+  let state: 'head' | 'items' | 'done' = 'head';
+  let first = true;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(c) {
+      if (state === 'head') {
+        state = 'items';
+        c.enqueue(enc.encode(`${JSON.stringify(res).slice(0, -1)},"items":[`));
+        return;
+      }
+      if (state === 'done') return;
+      // Loop past empty batches (every entry vanished): a pull that enqueues nothing is not called again.
+      for (let r = await batches.next(); !r.done; r = await batches.next()) {
+        if (!r.value.length) continue;
+        let text = '';
+        for (const item of r.value) {
+          text += (first ? '' : ',') + JSON.stringify(item);
+          first = false;
+        }
+        c.enqueue(enc.encode(text));
+        return;
+      }
+      state = 'done';
+      c.enqueue(enc.encode(tail()));
+      c.close();
+    },
+    async cancel() {
+      await batches.return(undefined);
+    },
+  });
+  return new Response(body, { headers: HEADERS });
+}
