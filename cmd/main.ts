@@ -11,6 +11,7 @@ import { registerServe } from './commands/serve';
 import { registerHealth } from './commands/health';
 import { registerSessions } from './commands/sessions';
 import { registerShares } from './commands/shares';
+import { registerTrash } from './commands/trash';
 import { registerUsers } from './commands/users';
 
 const program = new Command('filedeck')
@@ -27,6 +28,7 @@ registerServe(program);
 registerConfig(program);
 registerUsers(program);
 registerShares(program);
+registerTrash(program);
 registerRules(program);
 registerCmds(program);
 registerMisc(program);

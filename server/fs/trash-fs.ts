@@ -26,7 +26,7 @@ export const isTrashName = (name: string) => name === TRASH_DIR;
  * move to the trash is always a rename, never a copy.
  */
 export async function trashBaseFor(root: string, entryReal: string): Promise<string> {
-  const dev = (await lstat(entryReal)).dev;
+  const dev = (await lstat(entryReal).catch((e) => Promise.reject(fromFsError(e)))).dev; // a missing item is a 404
   if ((await stat(root)).dev === dev) return join(root, TRASH_DIR);
   let top = dirname(entryReal);
   for (let dir = dirname(top); dir.startsWith(root + sep) || dir === root; dir = dirname(dir)) {

@@ -220,6 +220,14 @@ describe('permissions, rules and reach', () => {
 });
 
 describe('delete forever, empty, trash off', () => {
+  test('a missing item is a 404 either way, and nothing is recorded', async () => {
+    const { bob } = await setup();
+    expect((await del('/nope.txt', bob)).status).toBe(404);
+    expect((await del('/nope.txt', bob, '?permanent=true')).status).toBe(404);
+    expect((await del('/', bob)).status).toBe(403);
+    expect((await trashList(bob)).items).toEqual([]);
+  });
+
   test('?permanent=true and X-Permanent delete for good; DELETE /api/trash/{id} and /api/trash empty', async () => {
     const { bob } = await setup();
     expect((await del('/docs/a.txt', bob, '?permanent=true')).headers.get('x-trash-id')).toBeNull();

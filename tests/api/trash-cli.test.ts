@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, startServer, type RunningServer } from '../helpers/binary';
+
+// The trash verbs run against the database of a server that is running at the same time.
+const dir = mkdtempSync(join(tmpdir(), 'filedeck-trash-cli-'));
+const db = join(dir, 'db', 'filedeck.db');
+const root = join(dir, 'files');
+const ADMIN_PW = 'cli-admin-password-2291';
+const BOB_PW = 'bobs-long-password-4410';
+let server: RunningServer;
+let bob = '';
+
+const fd = (...args: string[]) => cli(['-d', db, '-r', root, ...args], { cwd: dir });
+const del = (path: string) => fetch(`${server.url}/api/resources${path}`, { method: 'DELETE', headers: { 'X-Auth': bob } });
+
+beforeAll(async () => {
+  server = await startServer(['-d', db, '-r', root, '--password', ADMIN_PW, '--log', ''], { cwd: dir });
+  expect((await fd('users', 'add', 'bob', BOB_PW, '--scope', '/bob')).code).toBe(0);
+  const r = await fetch(`${server.url}/api/login`, { method: 'POST', body: JSON.stringify({ username: 'bob', password: BOB_PW }) });
+  bob = await r.text();
+});
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('filedeck trash', () => {
+  test('the server made the trash folder at start, private', () => {
+    expect(statSync(join(root, '.filedeck-trash')).mode & 0o777).toBe(0o700);
+  });
+
+  test('ls, restore (with a clash), rm and empty with --older-than and --user', async () => {
+    mkdirSync(join(root, 'bob/docs'), { recursive: true });
+    writeFileSync(join(root, 'bob/docs/a.txt'), 'alpha');
+    writeFileSync(join(root, 'bob/b.txt'), 'beta');
+    writeFileSync(join(root, 'bob/c.txt'), 'gamma');
+    const a = (await del('/docs/a.txt')).headers.get('x-trash-id')!;
+    const b = (await del('/b.txt')).headers.get('x-trash-id')!;
+    await del('/c.txt');
+
+    const ls = await fd('trash', 'ls');
+    expect(ls.code).toBe(0);
+    expect(ls.stdout).toMatch(/ID\s+Owner\s+Original path/);
+    expect(ls.stdout).toContain('/docs/a.txt');
+    const json = JSON.parse((await fd('trash', 'ls', '--user', 'bob', '--json')).stdout);
+    expect(json.map((i: { id: string }) => i.id)).toContain(a);
+    expect((await fd('trash', 'ls', '--user', 'nobody')).code).toBe(1);
+
+    writeFileSync(join(root, 'bob/docs/a.txt'), 'taken');
+    const clash = await fd('trash', 'restore', a);
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toContain('exists');
+    expect((await fd('trash', 'restore', a, '--conflict', 'sideways')).code).toBe(1);
+    const ok = await fd('trash', 'restore', a, '--conflict', 'rename', '--json');
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toEqual({ id: a, path: '/docs/a(1).txt' });
+    expect(readFileSync(join(root, 'bob/docs/a(1).txt'), 'utf8')).toBe('alpha');
+
+    expect((await fd('trash', 'rm', b)).code).toBe(0);
+    expect(existsSync(join(root, '.filedeck-trash/2', b))).toBe(false);
+    expect((await fd('trash', 'rm', b)).code).toBe(1);
+
+    expect((await fd('trash', 'empty', '--older-than', 'a while')).code).toBe(1);
+    expect(JSON.parse((await fd('trash', 'empty', '--older-than', '7d', '--json')).stdout)).toEqual({ deleted: 0 });
+    const emptied = await fd('trash', 'empty', '--user', 'bob');
+    expect(emptied.code).toBe(0);
+    expect(emptied.stdout).toContain('1 item(s) deleted for good');
+    expect((await fd('trash', 'ls', '--json')).stdout.trim()).toBe('[]');
+    // The running server sees the same trash.
+    const r = await fetch(`${server.url}/api/trash`, { headers: { 'X-Auth': bob } });
+    expect((await r.json()).items).toEqual([]);
+  });
+});
