@@ -47,7 +47,7 @@ function ensureDeps(bun) {
 
 // System tools the suites use: Chromium (browser tests), bubblewrap (the command sandbox), brotli and zstd
 // (archive checks), nginx (benchmark anchor, load balancer of the multi-instance test), PostgreSQL (the second engine), podman and runc (the container image test).
-const SYSTEM_TOOLS = [['/usr/bin/chromium', 'chromium'], ['/usr/bin/bwrap', 'bubblewrap'], ['/usr/bin/brotli', 'brotli'], ['/usr/bin/zstd', 'zstd'], ['/usr/sbin/nginx', 'nginx'], ['/usr/lib/postgresql/15/bin/initdb', 'postgresql'], ['/usr/bin/podman', 'podman'], ['/usr/sbin/runc', 'runc']];
+const SYSTEM_TOOLS = [['/usr/bin/chromium', 'chromium'], ['/usr/bin/bwrap', 'bubblewrap'], ['/usr/bin/brotli', 'brotli'], ['/usr/bin/zstd', 'zstd'], ['/usr/sbin/nginx', 'nginx'], ['/usr/lib/postgresql/15/bin/initdb', 'postgresql'], ['/usr/bin/podman', 'podman'], ['/usr/sbin/runc', 'runc'], ['/usr/bin/pdftoppm', 'poppler-utils'], ['/usr/bin/ffmpeg', 'ffmpeg']];
 
 function ensureSystemTools() {
   const missing = SYSTEM_TOOLS.filter(([bin]) => !existsSync(bin)).map(([, pkg]) => pkg);
