@@ -18,6 +18,7 @@ import { publicRoutes } from './routes/public.routes';
 import { commandRoutes } from './routes/command.routes';
 import { subtitleRoutes } from './routes/subtitle.routes';
 import { healthRoutes } from './routes/health.routes';
+import { openapiPlugin } from './openapi/openapi.plugin';
 import { requestObserver } from './observe/request-observer';
 import { trashRoutes } from './routes/trash.routes';
 import { auditRoutes } from './routes/audit.routes';
@@ -44,6 +45,7 @@ export async function createHttpApp(s: Services) {
     .use(subtitleRoutes(s, auth))
     .use(trashRoutes(s, auth))
     .use(auditRoutes(s, auth))
+    .use(openapiPlugin(s, auth, () => app.routes))
     .all('/api/*', () => textResponse(404))
     .use(await staticPlugin(s));
 
