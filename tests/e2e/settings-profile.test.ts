@@ -98,7 +98,7 @@ describe('profile settings', () => {
     await signIn(page, 'alice', ALICE_PW, '/settings/profile');
     await page.waitForSelector('select[name=locale]');
     const options = await page.locator('select[name=locale] option').evaluateAll((els) => els.map((e) => [(e as HTMLOptionElement).value, e.textContent]));
-    expect(options).toHaveLength(23);
+    expect(options).toHaveLength(33);
     expect(options).toContainEqual(['de', 'Deutsch']);
     expect(options).toContainEqual(['he', 'עברית']);
     expect(options).toContainEqual(['zh-tw', '中文 (繁體)']);
