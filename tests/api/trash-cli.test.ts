@@ -21,7 +21,7 @@ beforeAll(async () => {
   expect((await fd('users', 'add', 'bob', BOB_PW, '--scope', '/bob')).code).toBe(0);
   const r = await fetch(`${server.url}/api/login`, { method: 'POST', body: JSON.stringify({ username: 'bob', password: BOB_PW }) });
   bob = await r.text();
-});
+}, 60_000);
 afterAll(async () => {
   await server?.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -72,5 +72,5 @@ describe('filedeck trash', () => {
     // The running server sees the same trash.
     const r = await fetch(`${server.url}/api/trash`, { headers: { 'X-Auth': bob } });
     expect((await r.json()).items).toEqual([]);
-  });
+  }, 60_000);
 });
