@@ -1,0 +1,122 @@
+/**
+ * Listing benchmark (issue 15), each figure against nginx autoindex JSON measured in the same run:
+ *   a 100,000-file folder (time, server RSS before/after/peak), a 10,000-file folder, and requests/s on a 20-file
+ *   folder with server and nginx each pinned to core 0 (taskset, all threads), 8 requests in flight.
+ * Usage: bun scripts/bench/listing.bench.ts   (FILEDECK_BIN = a compiled binary; otherwise the sources run)
+ */
+import { spawn, type Subprocess } from 'bun';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dir, '../..');
+const CMD = process.env.FILEDECK_BIN ? [process.env.FILEDECK_BIN] : [process.execPath, join(ROOT, 'cmd/main.ts')];
+const NGINX = '/usr/sbin/nginx';
+const PW = 'bench-admin-password-1';
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const mb = (pid: number, key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const note = (k: string, v: string) => console.log(`  ${k.padEnd(52)} ${v}`);
+const port = () => {
+  const s = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
+  const p = s.port;
+  s.stop(true);
+  return p;
+};
+const up = async (url: string) => {
+  for (let i = 0; i < 1000; i++) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {}
+    await Bun.sleep(10);
+  }
+  throw new Error(`${url} did not answer`);
+};
+const time = async (url: string, headers: Record<string, string> = {}) => {
+  const t0 = performance.now();
+  const r = await fetch(url, { headers });
+  await r.arrayBuffer();
+  if (!r.ok) throw new Error(`${url}: ${r.status}`);
+  return performance.now() - t0;
+};
+const runs = async (n: number, url: string, headers: Record<string, string> = {}) => {
+  await time(url, headers);
+  const xs: number[] = [];
+  for (let i = 0; i < n; i++) xs.push(await time(url, headers));
+  return median(xs);
+};
+/** Requests per second with `inFlight` concurrent loops for `ms`. */
+async function rate(url: string, headers: Record<string, string>, ms = 3000, inFlight = 8): Promise<number> {
+  let n = 0;
+  const end = performance.now() + ms;
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    while (performance.now() < end) {
+      await (await fetch(url, { headers })).arrayBuffer();
+      n++;
+    }
+  }));
+  return n / (ms / 1000);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'filedeck-listing-bench-'));
+const data = join(work, 'files');
+const procs: Subprocess[] = [];
+try {
+  console.log(`preparing 110,020 files in ${work} ...`);
+  for (const [name, n] of [['hundred-k', 100_000], ['ten-k', 10_000], ['small', 20]] as const) {
+    mkdirSync(join(data, name), { recursive: true });
+    for (let i = 0; i < n; i++) closeSync(openSync(join(data, name, `document-${String(i).padStart(6, '0')}.txt`), 'w'));
+  }
+  const fport = port();
+  const server = spawn([...CMD, 'serve', '-p', String(fport), '-d', join(work, 'db.sqlite'), '-r', data, '--password', PW, '--log', ''], { stdout: 'ignore', stderr: 'ignore' });
+  procs.push(server);
+  const base = `http://127.0.0.1:${fport}`;
+  await up(`${base}/health`);
+  const token = await (await fetch(`${base}/api/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: PW }) })).text();
+  const auth = { 'X-Auth': token };
+
+  let nbase: string | null = null;
+  if (existsSync(NGINX)) {
+    const nport = port();
+    const conf = join(work, 'nginx.conf');
+    writeFileSync(conf, `${process.getuid?.() === 0 ? 'user root;' : ''}
+worker_processes 1; daemon off; pid ${work}/nginx.pid; error_log ${work}/nginx-error.log;
+events { worker_connections 256; }
+http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}/np; fastcgi_temp_path ${work}/nf; uwsgi_temp_path ${work}/nu; scgi_temp_path ${work}/ns;
+  server { listen 127.0.0.1:${nport}; root ${data}; location / { autoindex on; autoindex_format json; } } }
+`);
+    procs.push(spawn([NGINX, '-c', conf, '-p', work], { stdout: 'ignore', stderr: 'ignore' }));
+    nbase = `http://127.0.0.1:${nport}`;
+    await up(`${nbase}/small/`);
+  } else console.log('nginx is not installed: its baselines are skipped');
+
+  console.log('\nFiledeck listing benchmark ');
+  for (let i = 0; i < 20; i++) await time(`${base}/api/resources/small/`, auth);
+  Bun.gc(true);
+  await Bun.sleep(500);
+  const before = mb(server.pid, 'VmRSS');
+  const big = await runs(5, `${base}/api/resources/hundred-k/`, auth);
+  await Bun.sleep(1000);
+  const after = mb(server.pid, 'VmRSS');
+  const peak = mb(server.pid, 'VmHWM');
+  const bigGz = await runs(3, `${base}/api/resources/hundred-k/`, { ...auth, 'Accept-Encoding': 'gzip' });
+  const ratio = async (label: string, ours: number, path: string, n: number) => {
+    if (!nbase) return note(label, `${ours.toFixed(0)} ms`);
+    const theirs = await runs(n, `${nbase}${path}`);
+    note(label, `${ours.toFixed(0)} ms (nginx ${theirs.toFixed(0)} ms, ratio ${(ours / theirs).toFixed(2)}x)`);
+  };
+  await ratio('list 100,000 files (median of 5)', big, '/hundred-k/', 5);
+  note('  same, gzip (median of 3)', `${bigGz.toFixed(0)} ms`);
+  note('  server RSS before / after / peak', `${before.toFixed(0)} / ${after.toFixed(0)} / ${peak.toFixed(0)} MB (after - before ${(after - before).toFixed(0)} MB)`);
+  await ratio('list 10,000 files (median of 15)', await runs(15, `${base}/api/resources/ten-k/`, auth), '/ten-k/', 15);
+  // The requests/s figures: every thread of both servers on core 0 (the load generator runs on the other).
+  for (const p of procs) Bun.spawnSync(['taskset', '-a', '-p', '-c', '0', String(p.pid)], { stdout: 'ignore' });
+  const ours = await rate(`${base}/api/resources/small/`, auth);
+  if (nbase) {
+    const theirs = await rate(`${nbase}/small/`, {});
+    note('20-file folder, requests/s on one core', `${ours.toFixed(0)} (nginx ${theirs.toFixed(0)}, ratio ${(ours / theirs).toFixed(2)}x)`);
+  } else note('20-file folder, requests/s on one core', ours.toFixed(0));
+} finally {
+  for (const p of procs) p.kill();
+  await Promise.all(procs.map((p) => p.exited));
+  rmSync(work, { recursive: true, force: true });
+}
