@@ -28,6 +28,9 @@ import { UsersService } from './services/users/users.service';
 import { SharesService } from './services/shares/shares.service';
 import { TrashStore } from './db/trash.store';
 import { TrashService } from './services/trash/trash.service';
+import { JobsStore } from './db/jobs.store';
+import { actorFor } from './services/actor';
+import { JobsService } from './services/jobs/jobs.service';
 import type { Services } from './services/services';
 
 export type { Services };
@@ -62,6 +65,12 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
   const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits, audit });
   users.onScopeChanged = (id) => shares.revokeUnreachable(id);
   const trash = new TrashService({ store: new TrashStore(db), users: stores.users, shares: stores.shares, files, root: config.root, followExternalSymlinks: config.followExternalSymlinks, trashSettings: () => settings.get().trash, globalRules: () => settings.get().rules });
+  // Background jobs act as their user as of each job's start (current permissions, scope and rules).
+  const actorOf = async (id: number) => {
+    const u = await stores.users.byId(id);
+    return u && actorFor(u, { root: config.root, globalRules: settings.get().rules, followExternalSymlinks: config.followExternalSymlinks });
+  };
+  const jobs = new JobsService({ store: new JobsStore(db), files, actorOf, limits: () => settings.get().extraction, log });
   return {
     config,
     log,
@@ -81,7 +90,9 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
     metrics: new MetricsRegistry(),
     trash,
     audit,
-    close: () => {
+    jobs,
+    close: async () => {
+      await jobs.close();
       work.close();
       return db.close();
     },

@@ -49,6 +49,9 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
   new TempSweep({ root: config.root, cacheDir: config.cacheDir, tus: s.tus, log: s.log }).start(600_000);
   // The trash: its folder made now (so commands' sandboxes mask it), retention and size caps at start and hourly.
   await s.trash.purge.start(config.root, s.log, 3_600_000);
+  // Jobs a crash left running or queued are marked interrupted (their partial temps removed), then checked periodically.
+  await s.jobs.recover();
+  s.jobs.startTimers();
   // Audit entries older than auditRetentionDays go at start and every hour.
   const auditPurge = () => void s.audit.purge().catch((e) => s.log.warn(`audit purge: ${(e as Error).message}`));
   auditPurge();

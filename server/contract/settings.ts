@@ -1,3 +1,4 @@
+import type { ExtractionLimits } from './job';
 import type { TrashSettings } from './trash';
 import type { Rule, UserDefaults } from './user';
 
@@ -37,12 +38,14 @@ export interface Settings {
   defaults: UserDefaults;
   /** Deleted items go to a per-user trash (contract/trash.ts). */
   trash: TrashSettings;
+  /** What one archive extraction may write (contract/job.ts). */
+  extraction: ExtractionLimits;
 }
 
 /** Fields that PUT /api/settings may change; authMethod and authHeader are CLI-only, as in the reference. */
 export const SETTINGS_PUT_FIELDS = [
   'signup', 'createUserDir', 'userHomeBasePath', 'minimumPasswordLength', 'auditRetentionDays', 'rules', 'branding', 'tus', 'shell',
-  'commands', 'defaults', 'trash',
+  'commands', 'defaults', 'trash', 'extraction',
 ] as const;
 
 /** Page configuration injected into index.html (spec §3 "Page configuration flags"). */

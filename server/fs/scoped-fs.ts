@@ -4,7 +4,7 @@ import { lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { AppError, exists, forbidden } from '../core/errors';
 import { fromFsError } from './fs-errors';
-import { openRegular } from './open-regular';
+import { openRegular, type ReadHandle } from './open-regular';
 import { place } from './place';
 import { copyFileData } from './sparse-copy';
 import { movedAway, movedOr, TEMP_NAME, TempEntry } from './temp-file';
@@ -88,13 +88,18 @@ export class ScopedFs {
    * @param guard the owner's access rules on virtual paths. Checked again on the path a symlink really leads to,
    *   so an in-scope link can never open what the rules deny at its target.
    */
-  constructor(root: string, private readonly followExternalSymlinks = false, private readonly guard?: (vpath: string) => boolean) {
+  constructor(root: string, private readonly followExternalSymlinks = false, private readonly guard?: (vpath: string) => boolean, private readonly observer?: FsObserver) {
     this.root = resolve(root);
     try {
       this.realRoot = realpathSync(this.root);
     } catch {
       throw new AppError('NOT_FOUND', 'scope folder does not exist');
     }
+  }
+
+  /** The same scope, reporting copies and temps to `o` and stopping a tree copy between files when its signal aborts (jobs). */
+  observed(o: FsObserver): ScopedFs {
+    return new ScopedFs(this.root, this.followExternalSymlinks, this.guard, o);
   }
 
   private lexical(vpath: string): string {
@@ -339,6 +344,11 @@ export class ScopedFs {
     return digest(handle.fd, algo, () => void handle.close().catch(() => {}));
   }
 
+  /** Opens a regular file of the scope for reading (FIFOs, sockets and devices refused before any open). The caller closes it. */
+  async openRead(vpath: string): Promise<{ handle: ReadHandle; stats: Stats }> {
+    return this.openContent(await this.real(vpath));
+  }
+
   /** Creates a folder and its missing parents inside the scope. */
   async mkdirp(vpath: string): Promise<void> {
     const real = await this.real(vpath);
@@ -356,6 +366,7 @@ export class ScopedFs {
     await this.mkdirp(parentOf(vpath));
     const target = await this.real(vpath);
     const tmp = await TempEntry.create(dirname(target), { mode: opts.mode ?? FILE_MODE });
+    this.observer?.temp?.(tmp.path);
     try {
       if (body) for await (const chunk of body) await writeAll(tmp, chunk);
       await tmp.fh.sync();
@@ -461,19 +472,14 @@ export class ScopedFs {
       return dst;
     }
     const tmp = await TempEntry.create(dirname(first), isDir ? { dir: true, mode: DIR_MODE } : { mode: FILE_MODE });
+    this.observer?.temp?.(tmp.path);
     try {
       if (isDir) await this.fillTree(src, tmp.path);
-      else await copyOneFile(real, stats, tmp.path, tmp);
-      for (let target = dst; ; ) {
-        const to = await this.real(target);
-        await this.stillBeside(tmp, to);
-        if (await wrapMoved(() => place(tmp.path, to, isDir, opts.replace && !isDir))) {
-          tmp.committed();
-          return target;
-        }
-        if (!opts.next) throw exists();
-        target = await this.nextName(target, opts.next);
+      else {
+        await copyOneFile(real, stats, tmp.path, tmp);
+        this.observer?.copied?.(stats.size, src);
       }
+      return await this.placeStaged(tmp, dst, { ...opts, replace: opts.replace && !isDir });
     } catch (e) {
       await tmp.discard();
       throw fromFsError(e);
@@ -482,9 +488,38 @@ export class ScopedFs {
     }
   }
 
+  /**
+   * A fresh, locked temp folder next to `dst` (its parents made), to be filled and then placed with placeStaged()
+   * (extraction). The caller discards it on failure.
+   */
+  async stageFolder(dst: string): Promise<TempEntry> {
+    await this.mkdirp(parentOf(dst));
+    const tmp = await TempEntry.create(dirname(await this.real(dst)), { dir: true, mode: DIR_MODE });
+    this.observer?.temp?.(tmp.path);
+    return tmp;
+  }
+
+  /**
+   * Places a finished temp (file or folder) at `dst`, re-checking the scope: over a file with `replace`, else only
+   * while the name is free (atomically), asking `next` for another name each time it is taken. Returns where it landed.
+   */
+  async placeStaged(tmp: TempEntry, dst: string, opts: PlaceOpts): Promise<string> {
+    for (let target = dst; ; ) {
+      const to = await this.real(target);
+      await this.stillBeside(tmp, to);
+      if (await wrapMoved(() => place(tmp.path, to, tmp.isDir, opts.replace && !tmp.isDir))) {
+        tmp.committed();
+        return target;
+      }
+      if (!opts.next) throw exists();
+      target = await this.nextName(target, opts.next);
+    }
+  }
+
   /** Copies the tree below `src` into the (hidden, fresh) real folder `into`. */
   private async fillTree(src: string, into: string): Promise<void> {
     for await (const e of this.walk(src)) {
+      this.observer?.signal?.throwIfAborted(); // a job's cancel stops the copy here; the caller discards the temp
       const out = join(into, ...e.path.slice(src === '/' ? 1 : src.length + 1).split('/'));
       if (e.isDir) {
         await wrap(() => mkdir(out, { mode: DIR_MODE }));
@@ -493,12 +528,14 @@ export class ScopedFs {
       const st = await stat(e.real).catch(() => null);
       if (!st?.isFile()) continue; // vanished meanwhile, or not a regular file: nothing to copy
       await copyOneFile(e.real, st, out);
+      this.observer?.copied?.(st.size, e.path);
     }
   }
 
   /** Folder over folder with override: merged in, colliding files replaced, nothing deleted. */
   private async mergeTree(src: string, dst: string): Promise<void> {
     for await (const e of this.walk(src)) {
+      this.observer?.signal?.throwIfAborted();
       const out = dst + e.path.slice(src.length);
       if (e.isDir) await this.mkdirp(out);
       else await this.copy(e.path, out, { replace: true });
@@ -517,6 +554,13 @@ export class ScopedFs {
   static ensureRoot(root: string): void {
     mkdirSync(root, { recursive: true, mode: DIR_MODE });
   }
+}
+
+/** What a long operation (a job) learns from a scope: each file copied (bytes, virtual path) and each temp made (real path). */
+export interface FsObserver {
+  signal?: AbortSignal;
+  copied?(bytes: number, vpath: string): void;
+  temp?(real: string): void;
 }
 
 /** Options of move() and copy(): replace what is there, or claim the name (asking `next` for another when taken). */

@@ -22,6 +22,7 @@ import { openapiPlugin } from './openapi/openapi.plugin';
 import { requestObserver } from './observe/request-observer';
 import { trashRoutes } from './routes/trash.routes';
 import { auditRoutes } from './routes/audit.routes';
+import { jobsRoutes } from './routes/jobs.routes';
 
 /** The Elysia app for a set of services: everything lives under config.baseURL. */
 export async function createHttpApp(s: Services) {
@@ -45,6 +46,7 @@ export async function createHttpApp(s: Services) {
     .use(subtitleRoutes(s, auth))
     .use(trashRoutes(s, auth))
     .use(auditRoutes(s, auth))
+    .use(jobsRoutes(s, auth))
     .use(openapiPlugin(s, auth, () => app.routes))
     .all('/api/*', () => textResponse(404))
     .use(await staticPlugin(s));

@@ -10,6 +10,7 @@ import type { UploadsStore } from '../db/uploads.store';
 import type { UsersStore } from '../db/users.store';
 import type { AuditService } from './audit/audit.service';
 import type { AuthService } from './auth/auth.service';
+import type { JobsService } from './jobs/jobs.service';
 import type { FilesService } from './files/files.service';
 import type { HealthService } from './health/health.service';
 import type { TusService } from './files/tus.service';
@@ -44,5 +45,7 @@ export interface Services {
   health: HealthService;
   /** Prometheus metrics of this process; anything may register more (names unique). */
   metrics: MetricsRegistry;
+  /** Background copy, move, delete, archive and extraction jobs (services/jobs). */
+  jobs: JobsService;
   close(): Promise<void>;
 }

@@ -11,7 +11,7 @@ export type Stage = (src: AsyncIterable<Uint8Array>) => AsyncGenerator<Uint8Arra
  * listener (which ends the process). When the consumer stops early, the stream is destroyed and the source is
  * returned (closing the file it was reading).
  */
-async function* through(src: AsyncIterable<Uint8Array>, t: Transform): AsyncGenerator<Uint8Array> {
+export async function* through(src: AsyncIterable<Uint8Array>, t: Transform): AsyncGenerator<Uint8Array> {
   let stopped = false;
   let failure: unknown = null;
   t.on('error', (e) => void (failure ??= e));

@@ -1,5 +1,6 @@
 import { HOOK_NAMES, type HookName, type Settings } from '../../contract/settings';
 import type { UserDefaults } from '../../contract/user';
+import { DEFAULT_EXTRACTION_LIMITS } from '../../contract/job';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../contract/audit';
 
 export { LOCALES } from '../../contract/locales';
@@ -43,5 +44,6 @@ export function defaultSettings(): Settings {
     commands: emptyCommands(),
     defaults: defaultUserTemplate(),
     trash: { enabled: true, retentionDays: 30, maxBytes: 0 },
+    extraction: { ...DEFAULT_EXTRACTION_LIMITS },
   };
 }

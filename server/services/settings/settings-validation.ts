@@ -1,5 +1,6 @@
 import { HOOK_NAMES, type Settings } from '../../contract/settings';
 import { invalid } from '../../core/errors';
+import { normaliseExtractionLimits } from '../archive/extract-policy';
 import { normaliseRules } from '../rules/rules';
 import { normaliseTrash } from '../trash/trash-settings';
 import { normaliseUserFields } from '../users/user-validation';
@@ -115,6 +116,9 @@ export function mergeSettings(current: Settings, patch: unknown, allowed: readon
         next.commands = c;
         break;
       }
+      case 'extraction':
+        next.extraction = normaliseExtractionLimits(v, next.extraction);
+        break;
       case 'trash':
         next.trash = { ...next.trash, ...normaliseTrash(v, 'trash') };
         break;

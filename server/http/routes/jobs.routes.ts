@@ -1,0 +1,62 @@
+import { Elysia } from 'elysia';
+import type { Job } from '../../contract/job';
+import type { Actor } from '../../services/actor';
+import type { Services } from '../../services/services';
+import { json, readJsonObject } from '../body';
+import type { AuthPlugin } from '../plugins/auth.plugin';
+
+type Ctx = { request: Request; actor: Actor };
+type IdCtx = Ctx & { params: { id: string } };
+
+/** An events stream lives this long, then ends: the browser's EventSource reconnects, and the session is checked again. */
+const STREAM_MS = 15 * 60_000;
+const KEEPALIVE_MS = 15_000;
+
+/**
+ * Server-sent events of the caller's jobs: first every job as it is now, then each change (progress at most four
+ * times a second). The web app's `auth` cookie authenticates it (EventSource sends no headers).
+ */
+function events(s: Services, request: Request, actor: Actor): Response {
+  const enc = new TextEncoder();
+  const mine = (j: Job) => j.owner === actor.user?.id;
+  let stop = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    async start(c) {
+      const send = (text: string) => {
+        try {
+          c.enqueue(enc.encode(text));
+        } catch {
+          stop();
+        }
+      };
+      const unsubscribe = s.jobs.subscribe((j) => mine(j) && send(`event: job\ndata: ${JSON.stringify(j)}\n\n`));
+      const keepalive = setInterval(() => send(': keep-alive\n\n'), KEEPALIVE_MS);
+      const end = setTimeout(() => stop(), STREAM_MS);
+      stop = () => {
+        unsubscribe();
+        clearInterval(keepalive);
+        clearTimeout(end);
+        try {
+          c.close();
+        } catch {
+          // already closed
+        }
+      };
+      request.signal.addEventListener('abort', () => stop(), { once: true });
+      send(`retry: 3000\nevent: jobs\ndata: ${JSON.stringify(await s.jobs.list(actor))}\n\n`);
+    },
+    cancel: () => stop(),
+  });
+  return new Response(stream, { headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-store', 'X-Accel-Buffering': 'no' } });
+}
+
+/** Background jobs: start, list, follow (SSE), cancel. */
+export function jobsRoutes(s: Services, auth: AuthPlugin) {
+  return new Elysia()
+    .use(auth)
+    .get('/api/jobs', async ({ request, actor }: Ctx) => json(await s.jobs.list(actor, new URL(request.url).searchParams.get('all') === 'true')), { auth: 'user' })
+    .get('/api/jobs/events', ({ request, actor }: Ctx) => events(s, request, actor), { auth: 'user' })
+    .get('/api/jobs/:id', async ({ actor, params }: IdCtx) => json(await s.jobs.get(actor, Number(params.id))), { auth: 'user' })
+    .post('/api/jobs', async ({ request, actor }: Ctx) => json(await s.jobs.start(actor, await readJsonObject(request, 4 * 1024 * 1024)), 202), { auth: 'user', parse: 'none' })
+    .delete('/api/jobs/:id', async ({ actor, params }: IdCtx) => json(await s.jobs.cancel(actor, Number(params.id))), { auth: 'user', parse: 'none' });
+}

@@ -1,0 +1,299 @@
+import { hostname } from 'node:os';
+import type { ExtractionLimits, Job, JobState } from '../../contract/job';
+import { AppError, forbidden, isAppError, notFound } from '../../core/errors';
+import type { Logger } from '../../core/log';
+import type { JobRow, JobsStore } from '../../db/jobs.store';
+import { probeTemp, removeTemp } from '../../fs/temp-file';
+import { isWithin } from '../../fs/virtual-path';
+import type { Actor } from '../actor';
+import { extractTarget } from '../archive/extract';
+import type { FilesService } from '../files/files.service';
+import { authorizePath, type Access } from '../policy/file-policy';
+import { ProgressTracker } from './job-progress';
+import { JobQueue } from './job-queue';
+import { parseJobRequest, type ValidRequest } from './job-request';
+import { runJob } from './job-runners';
+
+export interface JobsDeps {
+  store: JobsStore;
+  files: FilesService;
+  /** The user's actor as of now (current permissions, scope and rules); null when the user is gone. */
+  actorOf(userId: number): Promise<Actor | null>;
+  limits(): ExtractionLimits;
+  log: Logger;
+  /** Jobs running at once: in all, and of one user (the rest wait in order). */
+  slots?: { global: number; perUser: number };
+}
+
+interface Live {
+  id: number;
+  owner: number;
+  req: ValidRequest;
+  state: JobState;
+  tracker: ProgressTracker;
+  controller: AbortController;
+  temp: string;
+  createdAt: number;
+  startedAt: number | null;
+  /** tracker.version when last written to the database / sent to listeners. */
+  saved: number;
+  sent: number;
+}
+
+/** A job's row is taken for dead (another instance crashed) once its heartbeat is this old. */
+const STALE_MS = 30_000;
+const BEAT_MS = 5_000;
+const PUBLISH_MS = 250;
+const SAVE_MS = 1_000;
+/** Ended jobs are kept this long for the panel, then pruned. */
+const KEEP_MS = 7 * 24 * 3600_000;
+
+/** What each kind needs before it is queued (the work itself is authorized item by item, where it always is). */
+const NEEDS: Record<ValidRequest['kind'], Access> = { copy: 'create', move: 'rename', delete: 'delete', archive: 'create', extract: 'create' };
+
+/**
+ * Background jobs: copy, move, delete, archive-to-file and extraction of large trees, started by one request and
+ * run in the server (not the request), with progress pushed to listeners, cancellable, and on record in the `jobs`
+ * table. Each item of a job goes through the same function as its HTTP route (job-runners.ts), so this service
+ * decides nothing about files: it schedules (JobQueue), reports (ProgressTracker) and records. A job whose process
+ * died (kill -9, power loss) is marked interrupted at the next start, or by another instance once its heartbeat is
+ * stale, and the temp it was writing is removed: finished, failed, cancelled or interrupted, never a silent half.
+ */
+export class JobsService {
+  /** This process among instances sharing the database: host, pid and a random tag. */
+  readonly instance = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+  private readonly live = new Map<number, Live>();
+  private readonly queue: JobQueue<Live>;
+  private readonly listeners = new Set<(job: Job) => void>();
+  private timers: Timer[] = [];
+  private lastSave = 0;
+  private lastBeat = 0;
+  private ticker: Timer | null = null;
+
+  constructor(private readonly deps: JobsDeps) {
+    this.queue = new JobQueue(deps.slots?.global ?? 2, deps.slots?.perUser ?? 1);
+  }
+
+  /** Validates and queues a job; what is wrong with it at once (bad paths, missing items, permissions) is a 4xx now. */
+  async start(actor: Actor, body: unknown): Promise<Job> {
+    if (!actor.user) throw forbidden('jobs run for a user');
+    const req = parseJobRequest(body);
+    authorizePath(actor, NEEDS[req.kind], ...req.items);
+    for (const item of req.items) await actor.fs.stat(item); // 404 for a missing item
+    if (req.kind === 'copy' || req.kind === 'move' || req.kind === 'archive') {
+      authorizePath(actor, 'read', req.destination!);
+      const { stats } = await actor.fs.stat(req.destination!);
+      if (!stats.isDirectory()) throw new AppError('INVALID', 'the destination must be a folder');
+      if (req.kind !== 'archive' && req.items.some((i) => isWithin(req.destination!, i))) throw new AppError('INVALID', 'the destination is inside the source');
+    }
+    if (req.kind === 'extract') authorizePath(actor, 'create', extractTarget(req.items[0]!, req.destination));
+    const tracker = new ProgressTracker();
+    const now = Date.now();
+    const id = await this.deps.store.insert({ owner: actor.user.id, kind: req.kind, params: req, progress: tracker.p, instance: this.instance }, now);
+    const l: Live = { id, owner: actor.user.id, req, state: 'queued', tracker, controller: new AbortController(), temp: '', createdAt: now, startedAt: null, saved: 0, sent: 0 };
+    this.live.set(id, l);
+    this.queue.push(l);
+    if (!this.ticker) {
+      this.ticker = setInterval(() => void this.tick().catch((e) => this.deps.log.warn(`jobs: ${(e as Error).message}`)), PUBLISH_MS);
+      this.ticker.unref?.();
+    }
+    this.publish(l);
+    this.pump();
+    return this.view(l);
+  }
+
+  /** The caller's jobs, newest first (every user's for an admin asking for all). */
+  async list(actor: Actor, all = false): Promise<Job[]> {
+    if (!actor.user) throw forbidden();
+    const owner = all && actor.can('admin') ? null : actor.user.id;
+    return (await this.deps.store.list(owner)).map((r) => this.overlay(r));
+  }
+
+  async get(actor: Actor, id: number): Promise<Job> {
+    return this.overlay(await this.own(actor, id));
+  }
+
+  /** Cancels a job of the caller (an admin: anyone's). A queued job ends at once; a running one at its next check. */
+  async cancel(actor: Actor, id: number): Promise<Job> {
+    const row = await this.own(actor, id);
+    const l = this.live.get(id);
+    if (!l) {
+      if (row.state === 'queued' || row.state === 'running') throw new AppError('EXISTS', 'the job runs on another instance; cancel it there');
+      return this.overlay(row);
+    }
+    if (this.queue.drop(id)) await this.end(l, 'cancelled', 'cancelled', null);
+    else l.controller.abort(new AppError('EXISTS', 'cancelled'));
+    return this.view(l);
+  }
+
+  /** Every job change (state, and progress at most four times a second), for the SSE route. */
+  subscribe(fn: (job: Job) => void): () => void {
+    this.listeners.add(fn);
+    return () => void this.listeners.delete(fn);
+  }
+
+  /**
+   * Marks jobs whose process is gone as interrupted and removes the temp each was writing (only when no live process
+   * holds it): at start (this host's dead pids at once) and periodically (any instance's, by heartbeat).
+   */
+  async recover(now = Date.now()): Promise<number> {
+    let n = 0;
+    for (const r of await this.deps.store.unfinished()) {
+      if (this.live.has(r.id) || !this.dead(r, now)) continue;
+      const p = r.progress;
+      const what = `${p.filesDone} of ${p.filesTotal} files done`;
+      const msg = `the server stopped during the job (${what}); every item landed whole or not at all${r.tempPath ? ', and the partial copy was removed' : ''}`;
+      if (!(await this.deps.store.interrupt(r.id, msg, now))) continue;
+      n++;
+      if (r.tempPath) {
+        const t = await probeTemp(r.tempPath);
+        if (t && !t.held) await removeTemp(r.tempPath);
+      }
+    }
+    return n;
+  }
+
+  /** The periodic dead-job check and pruning (serve); progress and heartbeats tick while jobs live. */
+  startTimers(): void {
+    const every = (ms: number, fn: () => Promise<unknown> | void) => {
+      const t = setInterval(() => void Promise.resolve(fn()).catch((e) => this.deps.log.warn(`jobs: ${(e as Error).message}`)), ms);
+      t.unref?.();
+      this.timers.push(t);
+    };
+    every(STALE_MS, () => this.recover());
+    every(3600_000, () => this.deps.store.prune(Date.now() - KEEP_MS));
+  }
+
+  /** Stops timers and every job of this process; their rows end as interrupted (a stop is not a user's cancel). */
+  async close(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = null;
+    const ending = [...this.live.values()];
+    for (const l of ending) {
+      if (this.queue.drop(l.id)) await this.end(l, 'interrupted', 'the server was stopped before the job started', null);
+      else l.controller.abort(new AppError('UNAVAILABLE', 'the server was stopped during the job'));
+    }
+    for (let i = 0; i < 100 && this.live.size; i++) await Bun.sleep(20);
+  }
+
+  private dead(r: JobRow, now: number): boolean {
+    const [host, pid] = r.instance.split(':');
+    if (host === hostname() && pid) {
+      if (Number(pid) === process.pid) return !this.live.has(r.id);
+      try {
+        process.kill(Number(pid), 0);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ESRCH') return true;
+      }
+    }
+    return now - r.heartbeat > STALE_MS;
+  }
+
+  private async own(actor: Actor, id: number): Promise<JobRow> {
+    if (!actor.user) throw forbidden();
+    const row = Number.isSafeInteger(id) ? await this.deps.store.get(id) : null;
+    if (!row || (row.owner !== actor.user.id && !actor.can('admin'))) throw notFound('no such job');
+    return row;
+  }
+
+  private pump(): void {
+    for (const l of this.queue.next()) void this.run(l);
+  }
+
+  private async run(l: Live): Promise<void> {
+    l.state = 'running';
+    l.startedAt = Date.now();
+    let state: JobState = 'done';
+    let error = '';
+    let result: Job['result'] = null;
+    try {
+      await this.deps.store.started(l.id, l.startedAt);
+      this.publish(l);
+      const base = await this.deps.actorOf(l.owner);
+      if (!base) throw forbidden('the user no longer exists');
+      const signal = l.controller.signal;
+      const fs = base.fs.observed({ signal, copied: (bytes, path) => l.tracker.add(1, bytes, path), temp: (real) => void (l.temp = real) });
+      const actor: Actor = { ...base, fs };
+      result = await runJob({ actor, files: this.deps.files, req: l.req, tracker: l.tracker, signal, temp: (real) => void (l.temp = real), limits: this.deps.limits() });
+    } catch (e) {
+      const reason = l.controller.signal.reason;
+      if (l.controller.signal.aborted) {
+        state = isAppError(reason) && reason.code === 'UNAVAILABLE' ? 'interrupted' : 'cancelled';
+        error = isAppError(reason) ? reason.detail ?? 'cancelled' : 'cancelled';
+      } else {
+        state = 'failed';
+        error = isAppError(e) && e.code !== 'INTERNAL' ? e.detail ?? e.code.toLowerCase().replace('_', ' ') : 'internal error';
+        if (!isAppError(e) || e.code === 'INTERNAL') this.deps.log.error(`job ${l.id}: ${(e as Error)?.message ?? e}`);
+      }
+    }
+    await this.end(l, state, error, result);
+  }
+
+  private async end(l: Live, state: JobState, error: string, result: Job['result']): Promise<void> {
+    l.state = state;
+    l.temp = '';
+    await this.deps.store.finish(l.id, state, l.tracker.p, error, result, Date.now()).catch((e) => this.deps.log.warn(`job ${l.id}: ${(e as Error).message}`));
+    this.live.delete(l.id);
+    this.queue.finished(l.id);
+    if (!this.live.size && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = null;
+    }
+    const row = await this.deps.store.get(l.id).catch(() => null);
+    if (row) this.emit(this.overlay(row));
+    this.pump();
+  }
+
+  /** Sends changed progress to listeners; saves it (with the temp being written) about once a second; heartbeats. */
+  private async tick(): Promise<void> {
+    const now = Date.now();
+    const save = now - this.lastSave >= SAVE_MS;
+    if (save) this.lastSave = now;
+    if (now - this.lastBeat >= BEAT_MS) {
+      this.lastBeat = now;
+      await this.deps.store.beat(this.queue.ids(), now);
+    }
+    for (const l of this.live.values()) {
+      if (l.state !== 'running') continue;
+      if (l.tracker.version !== l.sent) this.publish(l);
+      if (save && l.tracker.version !== l.saved) {
+        l.saved = l.tracker.version;
+        await this.deps.store.progress(l.id, l.tracker.p, l.temp, now);
+      }
+    }
+  }
+
+  private publish(l: Live): void {
+    l.sent = l.tracker.version;
+    this.emit(this.view(l));
+  }
+
+  private emit(job: Job): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(job);
+      } catch {
+        // a listener that failed (a closed stream) is its route's concern
+      }
+    }
+  }
+
+  private view(l: Live): Job {
+    const { rate, secondsLeft } = l.state === 'running' ? l.tracker.estimate() : { rate: 0, secondsLeft: null };
+    return {
+      id: l.id, owner: l.owner, kind: l.req.kind, params: l.req, state: l.state, progress: { ...l.tracker.p }, rate, secondsLeft,
+      createdAt: l.createdAt, startedAt: l.startedAt, finishedAt: null, error: '', result: null,
+    };
+  }
+
+  private overlay(r: JobRow): Job {
+    const l = this.live.get(r.id);
+    if (l) return this.view(l);
+    return {
+      id: r.id, owner: r.owner, kind: r.kind, params: r.params, state: r.state, progress: r.progress, rate: 0, secondsLeft: null,
+      createdAt: r.createdAt, startedAt: r.startedAt, finishedAt: r.finishedAt, error: r.error, result: r.result as Job['result'],
+    };
+  }
+}
