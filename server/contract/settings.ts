@@ -65,6 +65,8 @@ export interface PageConfig {
   LogoutPage: string;
   Theme: '' | 'light' | 'dark';
   EnableThumbs: boolean;
+  /** Read-only: which thumbnail programs the server found (pdftoppm, ffmpeg); the info prompt says when one is missing. */
+  ThumbTools: { pdf: boolean; video: boolean };
   ResizePreview: boolean;
   EnableExec: boolean;
   /** Read-only: whether commands run sandboxed (the settings screen says so next to the runner fields). */

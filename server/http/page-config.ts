@@ -1,11 +1,12 @@
 import type { ExecSandbox, PageConfig, Settings } from '../contract/settings';
 import type { Config } from '../core/config';
 import { VERSION } from '../core/version';
+import type { ToolPaths } from '../services/preview/tool-thumbs';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The page configuration the web app reads at start (spec §3 "Page configuration flags"). No secrets here. */
-export function pageConfig(config: Readonly<Config>, settings: Settings, execSandbox: ExecSandbox): PageConfig {
+export function pageConfig(config: Readonly<Config>, settings: Settings, execSandbox: ExecSandbox, tools?: ToolPaths): PageConfig {
   const b = settings.branding;
   return {
     Name: b.name,
@@ -23,6 +24,7 @@ export function pageConfig(config: Readonly<Config>, settings: Settings, execSan
     LogoutPage: '/login',
     Theme: b.theme,
     EnableThumbs: config.enableThumbnails,
+    ThumbTools: { pdf: !!tools?.pdf, video: !!tools?.video },
     ResizePreview: config.resizePreview,
     EnableExec: config.enableExec,
     ExecSandbox: execSandbox,

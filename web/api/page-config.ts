@@ -17,6 +17,7 @@ const DEFAULTS: PageConfig = {
   LogoutPage: '/login',
   Theme: '',
   EnableThumbs: true,
+  ThumbTools: { pdf: false, video: false },
   ResizePreview: true,
   EnableExec: false,
   ExecSandbox: 'off',

@@ -11,10 +11,13 @@ import { detectType } from '../files/detect-type';
 import { cancelled } from '../work/fair-slots';
 import type { HeavyWork } from '../work/heavy-work';
 import { MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
+import { findTools, missingTool, runTool, TOOL_TIMEOUT_MS, toolArgv, type ToolKind, type ToolPaths } from './tool-thumbs';
 
 export { MAX_PIXELS, MAX_SIDE, MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
 
-const RESIZABLE = /\.(jpe?g|png|tiff?|bmp|webp)$/i;
+// AVIF decodes everywhere; HEIC/HEIF only where @napi-rs/image has the system's HEVC codec (macOS, Windows): on
+// Linux their thumbnails are a 415 and the listing shows the icon.
+const RESIZABLE = /\.(jpe?g|png|tiff?|bmp|webp|avif|heic|heif)$/i;
 const CACHE_LIMIT_BYTES = 1024 * 1024 * 1024;
 
 export type PreviewResult = { kind: 'raw'; real: string; stats: import('node:fs').Stats } | { kind: 'image'; file: string; mime: string; modified: Date };
@@ -26,6 +29,10 @@ export interface PreviewDeps {
   resizePreview: boolean;
   /** Renders run here: worker threads, `imageProcessors` global slots, per-user slots, a time limit (services/work). */
   work: HeavyWork;
+  /** pdftoppm and ffmpeg as found at start (tool-thumbs.ts); tests pass their own. */
+  tools?: ToolPaths;
+  /** A program's time limit (default TOOL_TIMEOUT_MS). */
+  toolTimeoutMs?: number;
 }
 
 /** One render in flight, shared by every request for the same uncached preview. */
@@ -40,15 +47,21 @@ interface Render {
 /**
  * Thumbnails (256x256 centre crop, JPEG) and big previews (fit in 1080 px), cached on disk by real path,
  * modification time and size. GIF (animation), SVG and formats the resizer cannot read go through raw.
+ * PDFs (first page, fit in 256 px) and videos (a frame at 1 s) get thumbnails only, from pdftoppm and ffmpeg run as
+ * subprocesses under the same preview slots, with a time limit (tool-thumbs.ts); without the program, a 415 says
+ * which one is missing.
  * Only regular files are previewed (a FIFO named .jpg is a 400 before any open). Renders run on worker threads
  * (image-render.ts says why), and concurrent requests for the same uncached preview share one render.
  */
 export class PreviewService {
   private readonly dir: string;
   private readonly inflight = new Map<string, Render>();
+  /** Which outside programs this server found; the page configuration tells the web app (info prompt). */
+  readonly tools: ToolPaths;
 
   constructor(private readonly d: PreviewDeps) {
     this.dir = join(d.cacheDir, 'previews');
+    this.tools = d.tools ?? findTools();
   }
 
   /** `signal`: the request's; a client that goes away stops waiting (and the render, if nobody else waits for it). */
@@ -57,11 +70,19 @@ export class PreviewService {
     authorizePath(actor, 'download', path);
     const { real, stats } = await actor.fs.stat(path);
     const name = baseName(path);
-    if (stats.isDirectory() || detectType(name, stats.size) !== 'image') throw new AppError('UNSUPPORTED', 'previews are made for images only');
+    const type = stats.isDirectory() ? 'folder' : detectType(name, stats.size);
+    const tool: ToolKind | null = type === 'pdf' || type === 'video' ? type : null;
+    if (type !== 'image' && !tool) throw new AppError('UNSUPPORTED', 'previews are made for images, PDFs and videos only');
+    if (tool && size !== 'thumb') throw new AppError('UNSUPPORTED', 'PDFs and videos have thumbnails only');
     if (!stats.isFile()) throw invalid('not a regular file');
     const raw = { kind: 'raw' as const, real, stats };
-    if ((size === 'thumb' && !this.d.enableThumbnails) || (size === 'big' && !this.d.resizePreview) || !RESIZABLE.test(name)) return raw;
-    if (stats.size > MAX_SOURCE_BYTES) throw new AppError('TOO_LARGE', 'the image is too large to preview');
+    if (tool) {
+      if (!this.d.enableThumbnails) throw new AppError('UNSUPPORTED', 'thumbnails are turned off');
+      if (!this.tools[tool]) throw missingTool(tool);
+    } else {
+      if ((size === 'thumb' && !this.d.enableThumbnails) || (size === 'big' && !this.d.resizePreview) || !RESIZABLE.test(name)) return raw;
+      if (stats.size > MAX_SOURCE_BYTES) throw new AppError('TOO_LARGE', 'the image is too large to preview');
+    }
     const key = new Bun.CryptoHasher('sha256').update(`${real}\0${stats.mtimeMs}\0${stats.size}\0${size}`).digest('hex');
     const outPng = size === 'big' && /\.png$/i.test(name);
     const file = join(this.dir, key.slice(0, 2), `${key}${outPng ? '.png' : '.jpg'}`);
@@ -74,7 +95,8 @@ export class PreviewService {
     if (!r || r.stop.signal.aborted) {
       const stop = new AbortController();
       const user = String(actor.user?.id ?? 'system');
-      const fresh: Render = { done: this.render(user, real, file, size, outPng, stop.signal), waiters: 0, stop };
+      const done = tool ? this.renderTool(user, tool, real, file, stop.signal) : this.render(user, real, file, size, outPng, stop.signal);
+      const fresh: Render = { done, waiters: 0, stop };
       void fresh.done.finally(() => this.inflight.get(key) === fresh && this.inflight.delete(key)).catch(() => {});
       this.inflight.set(key, (r = fresh));
     }
@@ -115,13 +137,44 @@ export class PreviewService {
     const { handle } = await openRegular(real);
     const data = await this.d.work.run<Uint8Array | null>(user, { kind: 'image', fd: handle.fd, size, png }, { signal, settled: () => void handle.close().catch(() => {}) });
     if (!data) return false; // small enough already and in a format browsers show
+    await this.keep(real, file, data);
+    return true;
+  }
+
+  /**
+   * A PDF or video thumbnail from its program. The preview slots bound these as they bound image renders (one
+   * program a slot, released when it has exited); the file is opened as a regular file first and handed over as
+   * the program's stdin. A clip shorter than a second is tried again at its start.
+   */
+  private async renderTool(user: string, kind: ToolKind, real: string, file: string, signal: AbortSignal): Promise<boolean> {
+    const program = this.tools[kind];
+    if (!program) throw missingTool(kind);
+    const { handle } = await openRegular(real);
+    try {
+      const release = await this.d.work.slots.acquire(user, signal);
+      try {
+        const limit = this.d.toolTimeoutMs ?? TOOL_TIMEOUT_MS;
+        let data = await runTool(toolArgv(kind, program), handle.fd, signal, limit);
+        if (!data && kind === 'video') data = await runTool(toolArgv(kind, program, 0), handle.fd, signal, limit);
+        if (!data) throw new AppError('UNSUPPORTED', `the ${kind} has no picture to show`);
+        await this.keep(real, file, data);
+        return true;
+      } finally {
+        release();
+      }
+    } finally {
+      await handle.close().catch(() => {});
+    }
+  }
+
+  /** Writes a rendered preview into the cache (temp name, then rename) and indexes it by its real path. */
+  private async keep(real: string, file: string, data: Uint8Array): Promise<void> {
     mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${crypto.randomUUID()}.tmp`;
     await writeFile(tmp, data, { mode: 0o600 });
     await rename(tmp, file);
     await this.d.store.add(real, file, data.length);
     void this.trim();
-    return true;
   }
 
   /** Drops the cached previews of a real path and everything beneath it (delete, overwrite, rename). */

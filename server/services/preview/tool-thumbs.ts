@@ -1,0 +1,85 @@
+import { AppError } from '../../core/errors';
+import { cancelled } from '../work/fair-slots';
+
+/** Thumbnails that come from an outside program rather than the image worker. */
+export type ToolKind = 'pdf' | 'video';
+
+/** What each kind needs: the Debian package named in messages and the program looked up on PATH. */
+const TOOLS: Record<ToolKind, { program: string; pkg: string }> = {
+  pdf: { program: 'pdftoppm', pkg: 'poppler-utils' },
+  video: { program: 'ffmpeg', pkg: 'ffmpeg' },
+};
+
+/** A render past this is killed (a hostile or huge file must not hold a slot for long). */
+export const TOOL_TIMEOUT_MS = 30_000;
+/** A thumbnail is a few KB; anything this large is not one, and the program is stopped. */
+const OUTPUT_CAP = 4 * 1024 * 1024;
+
+/** Absolute program paths found at start (null: not installed). */
+export type ToolPaths = Record<ToolKind, string | null>;
+
+/** Looks the programs up once (PATH as the server was started with). */
+export function findTools(): ToolPaths {
+  return { pdf: Bun.which(TOOLS.pdf.program), video: Bun.which(TOOLS.video.program) };
+}
+
+/** The one message for a missing program; the info prompt shows the same text (locales: viewers.needsTool). */
+export const missingTool = (kind: ToolKind) => new AppError('UNSUPPORTED', `${kind} thumbnails need ${TOOLS[kind].program} (Debian package ${TOOLS[kind].pkg})`);
+
+/**
+ * The argv of one thumbnail render. The file is the program's standard input, a descriptor the caller opened with
+ * openRegular (a regular file, no symlink), and the program reads it as /dev/stdin: it reopens that same inode,
+ * seekable, so no user path ever reaches the program and a name cannot be read as an option. JPEG on stdout.
+ * `at`: the video position in seconds (a clip shorter than a second has no frame at 1 s).
+ */
+export function toolArgv(kind: ToolKind, program: string, at = 1): string[] {
+  if (kind === 'pdf') return [program, '-f', '1', '-l', '1', '-scale-to', '256', '-jpeg', '-jpegopt', 'quality=80', '-singlefile', '/dev/stdin'];
+  const fit = 'scale=256:256:force_original_aspect_ratio=increase,crop=256:256';
+  return [program, '-nostdin', '-loglevel', 'error', '-ss', String(at), '-i', '/dev/stdin', '-frames:v', '1', '-an', '-sn', '-vf', fit, '-f', 'image2pipe', '-c:v', 'mjpeg', '-q:v', '4', 'pipe:1'];
+}
+
+/**
+ * Runs one render: argv array (no shell), an empty environment, its own process group, the file as stdin, a time limit, an output cap,
+ * and a kill when `signal` aborts. Resolves to the JPEG bytes, or null when the program wrote nothing (no frame
+ * there). Throws UNAVAILABLE past the time limit, UNSUPPORTED when the program fails or writes too much.
+ */
+export async function runTool(argv: string[], fd: number, signal: AbortSignal, timeoutMs = TOOL_TIMEOUT_MS): Promise<Uint8Array | null> {
+  if (signal.aborted) throw cancelled();
+  // Its own process group (detached), killed whole: a helper it started cannot keep the output pipe open.
+  const proc = Bun.spawn(argv, { stdin: fd, stdout: 'pipe', stderr: 'ignore', env: {}, cwd: '/', detached: true });
+  const killGroup = () => {
+    try {
+      process.kill(-proc.pid, 'SIGKILL');
+    } catch {
+      proc.kill('SIGKILL');
+    }
+  };
+  let why: AppError | null = null;
+  const stop = (e: AppError) => {
+    why ??= e;
+    killGroup();
+  };
+  const onAbort = () => stop(cancelled());
+  signal.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => stop(new AppError('UNAVAILABLE', `the thumbnail took longer than ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+  try {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for await (const c of proc.stdout) {
+      total += c.length;
+      if (total > OUTPUT_CAP) {
+        stop(new AppError('UNSUPPORTED', 'the thumbnail cannot be made'));
+        break;
+      }
+      chunks.push(c);
+    }
+    const code = await proc.exited;
+    if (why) throw why;
+    if (code !== 0) throw new AppError('UNSUPPORTED', 'the thumbnail cannot be made from this file');
+    return total ? Buffer.concat(chunks) : null;
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+    if (proc.exitCode === null) killGroup();
+  }
+}

@@ -1,0 +1,157 @@
+import { afterEach, describe, expect, test } from 'bun:test';
+import { chmodSync, existsSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Transformer } from '@napi-rs/image';
+import { pageConfig } from '../../server/http/page-config';
+import { actorFor } from '../../server/services/actor';
+import { PreviewService } from '../../server/services/preview/preview.service';
+import { runTool } from '../../server/services/preview/tool-thumbs';
+import { HeavyWork } from '../../server/services/work/heavy-work';
+import { makeTestApp, type TestApp } from '../helpers/test-app';
+
+// PDF and video thumbnails come from the real pdftoppm and ffmpeg (scripts/bootstrap.mjs installs them).
+const HAVE = { pdf: !!Bun.which('pdftoppm'), video: !!Bun.which('ffmpeg') };
+
+let t: TestApp;
+afterEach(async () => {
+  await t?.close();
+});
+
+/** A one-page PDF (a red rectangle on a 200x300 page); poppler rebuilds the missing xref table. */
+const PDF = '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 300]/Contents 4 0 R>>endobj\n4 0 obj<</Length 35>>stream\n1 0 0 rg 20 20 160 260 re f\nendstream endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n';
+
+/** A test-pattern clip made by ffmpeg itself (`seconds` long, 320x240). */
+function makeVideo(path: string, seconds: number): void {
+  const r = Bun.spawnSync(['ffmpeg', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=320x240:rate=10`, '-pix_fmt', 'yuv420p', path]);
+  expect(r.exitCode).toBe(0);
+}
+
+const meta = async (r: Response) => new Transformer(Buffer.from(await r.arrayBuffer())).metadata();
+const cached = () => {
+  const dir = join(t.s.config.cacheDir, 'previews');
+  return existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).length : 0;
+};
+
+describe('PDF, video and AVIF thumbnails', () => {
+  test.skipIf(!HAVE.pdf)('a PDF thumbnail is its first page as a JPEG fit in 256 px, cached; big is 501', async () => {
+    t = await makeTestApp();
+    const token = await t.adminToken();
+    writeFileSync(join(t.root, 'doc.pdf'), PDF);
+    const r = await t.req('GET', '/api/preview/thumb/doc.pdf', { token });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toContain('image/jpeg');
+    const m = await meta(r);
+    expect(m.height).toBe(256);
+    expect(m.width).toBeLessThan(256); // a portrait page, fitted, not cropped
+    expect(cached()).toBe(1);
+    expect((await t.req('GET', '/api/preview/thumb/doc.pdf', { token })).status).toBe(200);
+    expect(cached()).toBe(1);
+    expect((await t.req('GET', '/api/preview/big/doc.pdf', { token })).status).toBe(501);
+    // Evicted with the file, like image previews.
+    expect((await t.req('DELETE', '/api/resources/doc.pdf?permanent=true', { token })).status).toBeLessThan(300);
+    await Bun.sleep(50);
+    expect(cached()).toBe(0);
+  });
+
+  test.skipIf(!HAVE.pdf)('a broken PDF is a 501, and the server keeps answering', async () => {
+    t = await makeTestApp();
+    const token = await t.adminToken();
+    writeFileSync(join(t.root, 'bad.pdf'), 'not a pdf at all');
+    const r = await t.req('GET', '/api/preview/thumb/bad.pdf', { token });
+    expect(r.status).toBe(501);
+    expect((await t.req('GET', '/api/resources/', { token })).status).toBe(200);
+  });
+
+  test.skipIf(!HAVE.video)('a video thumbnail is a 256x256 frame; a clip shorter than a second still gets one', async () => {
+    t = await makeTestApp();
+    const token = await t.adminToken();
+    makeVideo(join(t.root, 'clip.mp4'), 2);
+    makeVideo(join(t.root, 'short.webm'), 0.4);
+    for (const name of ['clip.mp4', 'short.webm']) {
+      const r = await t.req('GET', `/api/preview/thumb/${name}`, { token });
+      expect(r.status).toBe(200);
+      const m = await meta(r);
+      expect([m.width, m.height]).toEqual([256, 256]);
+    }
+    expect(cached()).toBe(2);
+  }, 30_000);
+
+  test('AVIF photos get thumbnails through the image worker', async () => {
+    t = await makeTestApp();
+    const token = await t.adminToken();
+    const px = new Uint8Array(400 * 300 * 4).map((_, i) => (i % 4 === 3 ? 255 : (i * 7) % 256));
+    writeFileSync(join(t.root, 'photo.avif'), await Transformer.fromRgbaPixels(px, 400, 300).avif({ quality: 60 }));
+    const r = await t.req('GET', '/api/preview/thumb/photo.avif', { token });
+    expect(r.status).toBe(200);
+    expect([(await meta(r)).width, (await meta(await t.req('GET', '/api/preview/thumb/photo.avif', { token }))).height]).toEqual([256, 256]);
+  });
+
+  test('a FIFO named .pdf or .mp4 is a 400 before any program starts', async () => {
+    t = await makeTestApp();
+    const token = await t.adminToken();
+    for (const n of ['pipe.pdf', 'pipe.mp4']) {
+      expect(Bun.spawnSync(['mkfifo', join(t.root, n)]).exitCode).toBe(0);
+      expect((await t.req('GET', `/api/preview/thumb/${n}`, { token })).status).toBe(400);
+    }
+  });
+
+  test('without the program the answer says which one is missing; the page configuration tells the web app', async () => {
+    t = await makeTestApp();
+    const token = await t.adminToken();
+    writeFileSync(join(t.root, 'doc.pdf'), PDF);
+    writeFileSync(join(t.root, 'v.mp4'), 'x');
+    const none = new PreviewService({ cacheDir: t.s.config.cacheDir, store: t.s.stores.previews, enableThumbnails: true, resizePreview: true, work: new HeavyWork({ global: 1, perUser: 1, maxWaiting: 4, waitMs: 1000, timeoutMs: 1000 }, 'previews'), tools: { pdf: null, video: null } });
+    const actor = actorFor((await t.s.stores.users.byId(1))!, { root: t.root, globalRules: [], followExternalSymlinks: false });
+    await expect(none.preview(actor, 'thumb', '/v.mp4')).rejects.toMatchObject({ code: 'UNSUPPORTED', detail: expect.stringContaining('need ffmpeg') });
+    await expect(none.preview(actor, 'thumb', '/doc.pdf')).rejects.toMatchObject({ code: 'UNSUPPORTED', detail: expect.stringContaining('need pdftoppm') });
+    expect(pageConfig(t.s.config, t.s.settings.get(), 'off', none.tools).ThumbTools).toEqual({ pdf: false, video: false });
+    expect(pageConfig(t.s.config, t.s.settings.get(), 'off', t.s.previews.tools).ThumbTools).toEqual(HAVE);
+    // Thumbnails off: no program runs at all.
+    const off = await makeTestApp({ enableThumbnails: false });
+    try {
+      writeFileSync(join(off.root, 'doc.pdf'), PDF);
+      expect((await off.req('GET', '/api/preview/thumb/doc.pdf', { token: await off.adminToken() })).status).toBe(501);
+    } finally {
+      await off.close();
+    }
+    expect(token).toBeTruthy();
+  });
+});
+
+describe('the program runs bounded', () => {
+  test('renders hold the preview slots; a program past its time limit is killed with a 503-coded error', async () => {
+    t = await makeTestApp();
+    const script = join(t.dir, 'slow-tool');
+    writeFileSync(script, '#!/bin/sh\nsleep 30\n');
+    chmodSync(script, 0o755);
+    writeFileSync(join(t.root, 'a.pdf'), PDF);
+    writeFileSync(join(t.root, 'b.pdf'), PDF + ' ');
+    const work = new HeavyWork({ global: 1, perUser: 1, maxWaiting: 4, waitMs: 10_000, timeoutMs: 10_000 }, 'previews');
+    const svc = new PreviewService({ cacheDir: t.s.config.cacheDir, store: t.s.stores.previews, enableThumbnails: true, resizePreview: true, work, tools: { pdf: script, video: null }, toolTimeoutMs: 700 });
+    const actor = actorFor((await t.s.stores.users.byId(1))!, { root: t.root, globalRules: [], followExternalSymlinks: false });
+    const started = Date.now();
+    const a = svc.preview(actor, 'thumb', '/a.pdf').catch((e: unknown) => e);
+    const b = svc.preview(actor, 'thumb', '/b.pdf').catch((e: unknown) => e);
+    await Bun.sleep(200);
+    expect(work.stats()).toMatchObject({ running: 1, waiting: 1 });
+    expect(await a).toMatchObject({ code: 'UNAVAILABLE' });
+    expect(await b).toMatchObject({ code: 'UNAVAILABLE' });
+    expect(Date.now() - started).toBeLessThan(5_000); // two 700 ms limits in turn, not two 30 s sleeps
+    expect(work.stats()).toMatchObject({ running: 0, waiting: 0 });
+    work.close();
+  }, 15_000);
+
+  test('an aborted render kills its program', async () => {
+    t = await makeTestApp();
+    const path = join(t.dir, 'in');
+    writeFileSync(path, 'x');
+    const fd = (await import('node:fs')).openSync(path, 'r');
+    const stop = new AbortController();
+    const started = Date.now();
+    const p = runTool(['/bin/sleep', '30'], fd, stop.signal).catch((e: unknown) => e);
+    setTimeout(() => stop.abort(), 200);
+    expect(await p).toMatchObject({ code: 'INVALID' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    unlinkSync(path);
+  });
+});
