@@ -15,7 +15,7 @@ export function registerAudit(program: Command): void {
     .option('--until <when>', 'as --since')
     .option('--text <text>', 'text in the user, address, target or detail')
     .option('--limit <n>', 'at most this many entries (1-500)', '50')
-    .option('--cursor <id>', 'continue after a previous page (its "next")')
+    .option('--cursor <cursor>', 'continue after a previous page (its "next")')
     .action(async (_o, cmd: Command) => {
       const o = cmd.optsWithGlobals() as GlobalOpts & { user?: string; action?: string; since?: string; until?: string; text?: string; limit: string; cursor?: string };
       await withServices(o, async (s) => {

@@ -13,8 +13,8 @@ export interface AuditQuery {
   until?: number;
   /** Text found in the user name, address, target or detail (case-insensitive). */
   text?: string;
-  /** Only entries older than this id (paging, newest first). */
-  before?: number;
+  /** Only entries after this one in the order (paging, newest first): its time and id. */
+  after?: { time: number; id: number };
   limit: number;
 }
 
@@ -95,11 +95,12 @@ export class AuditStore {
       const t = like(q.text);
       params.push(t, t, t, t);
     }
-    if (q.before !== undefined) {
-      where.push('id < ?');
-      params.push(q.before);
+    if (q.after) {
+      where.push('(time < ? OR (time = ? AND id < ?))');
+      params.push(q.after.time, q.after.time, q.after.id);
     }
-    const sql = `${SELECT}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
+    // By time, not id alone: rows copied or imported from elsewhere can carry older times under newer ids.
+    const sql = `${SELECT}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY time DESC, id DESC LIMIT ?`;
     return (await this.db.all<Raw>(sql, ...params, q.limit)).map(fromRow);
   }
 

@@ -83,15 +83,17 @@ export class AuditService {
     const limit = f.limit ?? 100;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw invalid(`limit must be a whole number from 1 to ${MAX_LIMIT}`);
     if (f.action && !AUDIT_ACTIONS.some((a) => a === f.action || a.startsWith(`${f.action}.`))) throw invalid(`unknown action "${f.action}"`);
-    if (f.cursor !== undefined && !/^\d{1,15}$/.test(f.cursor)) throw invalid('cursor must come from a previous page');
+    const at = f.cursor === undefined ? null : /^(\d{1,15})\.(\d{1,15})$/.exec(f.cursor);
+    if (f.cursor !== undefined && !at) throw invalid('cursor must come from a previous page');
     const now = this.now();
     const since = f.since ? parseTimeBound(f.since, 'since', now) : undefined;
     const until = f.until ? parseTimeBound(f.until, 'until', now) : undefined;
     if (since !== undefined && until !== undefined && since > until) throw invalid('since must not be after until');
-    const entries = await this.store.query({ user: f.user || undefined, action: f.action || undefined, since, until, text: f.text?.slice(0, 256) || undefined, before: f.cursor === undefined ? undefined : Number(f.cursor), limit: limit + 1 });
+    const entries = await this.store.query({ user: f.user || undefined, action: f.action || undefined, since, until, text: f.text?.slice(0, 256) || undefined, after: at ? { time: Number(at[1]), id: Number(at[2]) } : undefined, limit: limit + 1 });
     const more = entries.length > limit;
     const page = more ? entries.slice(0, limit) : entries;
-    return { entries: page, next: more ? String(page.at(-1)!.id) : null };
+    const last = page.at(-1);
+    return { entries: page, next: more && last ? `${last.time}.${last.id}` : null };
   }
 
   /** Deletes entries older than the retention setting; returns how many went. */
