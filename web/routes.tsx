@@ -8,6 +8,7 @@ import { ProfileScreen } from './screens/settings/profile.screen';
 import { SharesScreen } from './screens/settings/shares.screen';
 import { UserEditScreen } from './screens/settings/user-edit.screen';
 import { UsersScreen } from './screens/settings/users.screen';
+import { ApiScreen } from './screens/settings/api.screen';
 import { AuditScreen } from './screens/settings/audit.screen';
 import { ShareScreen } from './screens/share/share.screen';
 
@@ -46,6 +47,11 @@ export function AppRoutes() {
       <Route path="/settings/audit">
         <RequireAuth perm="admin">
           <AuditScreen />
+        </RequireAuth>
+      </Route>
+      <Route path="/settings/api">
+        <RequireAuth perm="admin">
+          <ApiScreen />
         </RequireAuth>
       </Route>
       <Route path="/settings/global">

@@ -64,6 +64,7 @@ export function buildDocument(routes: RouteEntry[], docs: RouteDocs, opts: { bas
           tags: doc.tags,
           ...(doc.description ? { description: doc.description } : {}),
           security: SECURITY[doc.auth],
+          'x-auth': doc.auth,
           parameters: parameters(entry, doc),
           ...(doc.body ? { requestBody: { required: true, content: content(doc.body) } } : {}),
           responses: Object.fromEntries(Object.entries(doc.responses).map(([status, res]) => [status, { description: res.description, ...(res.schema ? { content: content(res) } : {}) }])),

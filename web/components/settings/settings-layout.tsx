@@ -12,6 +12,7 @@ const TABS = [
   { href: '/settings/shares', key: 'settings.tabs.shares', testId: 'tab-shares', need: 'share' },
   { href: '/settings/global', key: 'settings.tabs.global', testId: 'tab-global', need: 'admin' },
   { href: '/settings/users', key: 'settings.tabs.users', testId: 'tab-users', need: 'admin' },
+  { href: '/settings/api', key: 'settings.tabs.api', testId: 'tab-api', need: 'admin' },
   { href: '/settings/audit', key: 'settings.tabs.audit', testId: 'tab-audit', need: 'admin' },
 ] as const;
 
