@@ -70,7 +70,7 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
     const u = await stores.users.byId(id);
     return u && actorFor(u, { root: config.root, globalRules: settings.get().rules, followExternalSymlinks: config.followExternalSymlinks });
   };
-  const jobs = new JobsService({ store: new JobsStore(db), files, actorOf, limits: () => settings.get().extraction, log });
+  const jobs = new JobsService({ store: new JobsStore(db), files, actorOf, limits: () => settings.get().extraction, deleteItem: (a, p, permanent) => trash.delete(a, p, { permanent }), log });
   return {
     config,
     log,

@@ -23,6 +23,8 @@ export interface JobRequest {
   format?: ArchiveFormat;
   /** archive only: the new file's name (default: named after the selection). */
   name?: string;
+  /** delete only: delete for good instead of moving into the trash (as DELETE ?permanent=true). */
+  permanent?: boolean;
 }
 
 export interface JobProgress {

@@ -17,7 +17,7 @@ import { makeTestApp, type TestApp } from '../helpers/test-app';
 let t: TestApp;
 afterEach(async () => {
   await t?.close();
-});
+}, 60_000);
 
 /** path -> sha256 (files) or 'dir', for comparing trees. */
 function snapshot(dir: string): Record<string, string> {
@@ -233,4 +233,4 @@ test('per-entry rules and permissions apply as for an upload; cancel leaves noth
   expect(end.state).toBe('cancelled');
   expect(existsSync(join(t.root, 'in', 'big'))).toBe(false);
   expect(tempsUnder(t.root)).toEqual([]);
-});
+}, 60_000);

@@ -10,7 +10,7 @@ import { makeTestApp, type TestApp } from '../helpers/test-app';
 let t: TestApp;
 afterEach(async () => {
   await t?.close();
-});
+}, 60_000);
 
 const countFiles = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
 
@@ -90,7 +90,7 @@ test('a job keeps running with no client connected, and is listed with its end',
   expect(countFiles(join(t.root, 'b', 'a'))).toBe(1500);
   const list: Job[] = await (await t.req('GET', '/api/jobs', { token })).json();
   expect(list.map((j) => [j.id, j.state])).toEqual([[job.id, 'done']]);
-});
+}, 60_000);
 
 test('conflicts decided up front: skip, keep both, replace', async () => {
   t = await makeTestApp();
@@ -109,7 +109,7 @@ test('conflicts decided up front: skip, keep both, replace', async () => {
   const replace = await waitJob(t, token, (await startJob(t, token, { kind: 'copy', items: ['/x/one.txt'], destination: '/dst', conflict: 'replace' })).id);
   expect(replace.state).toBe('done');
   expect(readFileSync(join(t.root, 'dst', 'one.txt'), 'utf8')).toBe('new');
-});
+}, 60_000);
 
 test('bad requests are 4xx at once; permissions and rules are the routes\' own', async () => {
   t = await makeTestApp();
@@ -145,7 +145,7 @@ test('bad requests are 4xx at once; permissions and rules are the routes\' own',
   expect((await t.req('GET', `/api/jobs/${job.id}`, { token: bob })).status).toBe(404);
   expect((await t.req('DELETE', `/api/jobs/${job.id}`, { token: bob })).status).toBe(404);
   expect((await t.req('GET', `/api/jobs/${job.id}`, { token: admin })).status).toBe(200);
-});
+}, 60_000);
 
 test('archive-to-file: written through a temp and claimed; keeps both on a name clash', async () => {
   t = await makeTestApp();
@@ -162,7 +162,7 @@ test('archive-to-file: written through a temp and claimed; keeps both on a name 
   expect(listing).toContain('122 files'); // 120 files and their 2 folders
   expect(readFileSync(join(t.root, 'out', 'docs.zip'), 'utf8')).toBe('taken');
   expect(tempsUnder(t.root)).toEqual([]);
-});
+}, 60_000);
 
 test('two jobs of one user run one after the other; at most two at once overall', async () => {
   t = await makeTestApp();
@@ -175,4 +175,19 @@ test('two jobs of one user run one after the other; at most two at once overall'
   const [a, b] = [await waitJob(t, token, first.id), await waitJob(t, token, second.id)];
   expect([a.state, b.state]).toEqual(['done', 'done']);
   expect(b.startedAt!).toBeGreaterThanOrEqual(a.finishedAt!);
-});
+}, 60_000);
+
+test('a delete job does what DELETE does: into the trash when it is on, for good with permanent', async () => {
+  t = await makeTestApp();
+  const token = await t.adminToken();
+  makeTree(join(t.root, 'old'), 300);
+  makeTree(join(t.root, 'gone'), 300);
+  const trashed = await waitJob(t, token, (await startJob(t, token, { kind: 'delete', items: ['/old'] })).id);
+  expect([trashed.state, trashed.progress.filesDone]).toEqual(['done', 300]);
+  const forGood = await waitJob(t, token, (await startJob(t, token, { kind: 'delete', items: ['/gone'], permanent: true })).id);
+  expect(forGood.state).toBe('done');
+  expect(existsSync(join(t.root, 'old')) || existsSync(join(t.root, 'gone'))).toBe(false);
+  const trash = JSON.stringify(await (await t.req('GET', '/api/trash', { token })).json());
+  expect(trash).toContain('/old');
+  expect(trash).not.toContain('/gone');
+}, 60_000);

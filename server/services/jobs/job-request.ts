@@ -21,7 +21,7 @@ const path = (v: unknown, name: string) => {
 export function parseJobRequest(body: unknown): ValidRequest {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid('the job must be a JSON object');
   const b = body as Record<string, unknown>;
-  for (const k of Object.keys(b)) if (!['kind', 'items', 'destination', 'conflict', 'format', 'name'].includes(k)) throw invalid(`unknown job field "${k}"`);
+  for (const k of Object.keys(b)) if (!['kind', 'items', 'destination', 'conflict', 'format', 'name', 'permanent'].includes(k)) throw invalid(`unknown job field "${k}"`);
   if (!(JOB_KINDS as readonly unknown[]).includes(b.kind)) throw invalid(`kind must be one of ${JOB_KINDS.join(', ')}`);
   const kind = b.kind as JobKind;
   if (!Array.isArray(b.items) || !b.items.length) throw invalid('items must be a non-empty list of paths');
@@ -43,6 +43,10 @@ export function parseJobRequest(body: unknown): ValidRequest {
     if (kind !== 'archive' || typeof b.name !== 'string' || !b.name || b.name.includes('/') || b.name === '.' || b.name === '..' || Buffer.byteLength(b.name) > 255)
       throw invalid('name is an archive\'s plain file name');
     req.name = b.name;
+  }
+  if (b.permanent !== undefined) {
+    if (kind !== 'delete' || typeof b.permanent !== 'boolean') throw invalid('permanent is true or false, for deletes');
+    req.permanent = b.permanent;
   }
   return req;
 }

@@ -5,7 +5,7 @@ import type { Actor } from '../actor';
 import { createArchive } from '../archive/archive.service';
 import { extractArchive, extractTarget } from '../archive/extract';
 import type { FilesService } from '../files/files.service';
-import { copyOrMove, freeName, remove } from '../files/files-write';
+import { copyOrMove, freeName } from '../files/files-write';
 import { authorize, authorizePath } from '../policy/file-policy';
 import type { ProgressTracker } from './job-progress';
 
@@ -18,6 +18,8 @@ export interface RunContext {
   signal: AbortSignal;
   temp(real: string): void;
   limits: ExtractionLimits;
+  /** What DELETE /api/resources does (the trash when it is on; for good with `permanent`). */
+  deleteItem(actor: Actor, path: string, permanent: boolean): Promise<unknown>;
 }
 
 type Result = NonNullable<Job['result']>;
@@ -45,8 +47,8 @@ async function count(ctx: RunContext): Promise<Map<string, { files: number; byte
 const taken = (e: unknown) => isAppError(e) && e.code === 'EXISTS';
 
 /**
- * Copy, move or delete, item by item, each through the very function the HTTP route uses (files-write.ts:
- * copyOrMove, remove), so authorization, conflicts, hooks, links and the trash are decided where they always are.
+ * Copy, move or delete, item by item, each through the very function the HTTP route uses (files-write.ts
+ * copyOrMove; the trash service's delete), so authorization, conflicts, hooks, links and the trash are decided where they always are.
  * Each item lands whole or not at all (copies are staged in a temp and claimed); the result lists what landed.
  */
 async function transfer(ctx: RunContext): Promise<Result> {
@@ -61,7 +63,7 @@ async function transfer(ctx: RunContext): Promise<Result> {
     ctx.signal.throwIfAborted();
     ctx.tracker.set({ current: src });
     const c = counts.get(src)!;
-    if (kind === 'delete') await remove(ctx.files, ctx.actor, src);
+    if (kind === 'delete') await ctx.deleteItem(ctx.actor, src, !!ctx.req.permanent);
     else {
       const dst = joinVirtual(ctx.req.destination!, baseName(src));
       if (conflict === 'skip' && dst !== src && (await ctx.actor.fs.exists(dst))) skipped.push(src);

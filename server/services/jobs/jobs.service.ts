@@ -20,6 +20,8 @@ export interface JobsDeps {
   /** The user's actor as of now (current permissions, scope and rules); null when the user is gone. */
   actorOf(userId: number): Promise<Actor | null>;
   limits(): ExtractionLimits;
+  /** DELETE /api/resources' own delete (TrashService.delete): into the trash when it is on, else for good. */
+  deleteItem(actor: Actor, path: string, permanent: boolean): Promise<unknown>;
   log: Logger;
   /** Jobs running at once: in all, and of one user (the rest wait in order). */
   slots?: { global: number; perUser: number };
@@ -35,6 +37,10 @@ interface Live {
   temp: string;
   createdAt: number;
   startedAt: number | null;
+  /** Set when it ends (shown at once, before the row is written). */
+  finishedAt: number | null;
+  error: string;
+  result: Job['result'];
   /** tracker.version when last written to the database / sent to listeners. */
   saved: number;
   sent: number;
@@ -90,7 +96,7 @@ export class JobsService {
     const tracker = new ProgressTracker();
     const now = Date.now();
     const id = await this.deps.store.insert({ owner: actor.user.id, kind: req.kind, params: req, progress: tracker.p, instance: this.instance }, now);
-    const l: Live = { id, owner: actor.user.id, req, state: 'queued', tracker, controller: new AbortController(), temp: '', createdAt: now, startedAt: null, saved: 0, sent: 0 };
+    const l: Live = { id, owner: actor.user.id, req, state: 'queued', tracker, controller: new AbortController(), temp: '', createdAt: now, startedAt: null, finishedAt: null, error: '', result: null, saved: 0, sent: 0 };
     this.live.set(id, l);
     this.queue.push(l);
     if (!this.ticker) {
@@ -216,7 +222,7 @@ export class JobsService {
       const signal = l.controller.signal;
       const fs = base.fs.observed({ signal, copied: (bytes, path) => l.tracker.add(1, bytes, path), temp: (real) => void (l.temp = real) });
       const actor: Actor = { ...base, fs };
-      result = await runJob({ actor, files: this.deps.files, req: l.req, tracker: l.tracker, signal, temp: (real) => void (l.temp = real), limits: this.deps.limits() });
+      result = await runJob({ actor, files: this.deps.files, req: l.req, tracker: l.tracker, signal, temp: (real) => void (l.temp = real), limits: this.deps.limits(), deleteItem: this.deps.deleteItem });
     } catch (e) {
       const reason = l.controller.signal.reason;
       if (l.controller.signal.aborted) {
@@ -232,9 +238,8 @@ export class JobsService {
   }
 
   private async end(l: Live, state: JobState, error: string, result: Job['result']): Promise<void> {
-    l.state = state;
-    l.temp = '';
-    await this.deps.store.finish(l.id, state, l.tracker.p, error, result, Date.now()).catch((e) => this.deps.log.warn(`job ${l.id}: ${(e as Error).message}`));
+    Object.assign(l, { state, error, result, finishedAt: Date.now(), temp: '' });
+    await this.deps.store.finish(l.id, state, l.tracker.p, error, result, l.finishedAt!).catch((e) => this.deps.log.warn(`job ${l.id}: ${(e as Error).message}`));
     this.live.delete(l.id);
     this.queue.finished(l.id);
     if (!this.live.size && this.ticker) {
@@ -284,7 +289,7 @@ export class JobsService {
     const { rate, secondsLeft } = l.state === 'running' ? l.tracker.estimate() : { rate: 0, secondsLeft: null };
     return {
       id: l.id, owner: l.owner, kind: l.req.kind, params: l.req, state: l.state, progress: { ...l.tracker.p }, rate, secondsLeft,
-      createdAt: l.createdAt, startedAt: l.startedAt, finishedAt: null, error: '', result: null,
+      createdAt: l.createdAt, startedAt: l.startedAt, finishedAt: l.finishedAt, error: l.error, result: l.result,
     };
   }
 
