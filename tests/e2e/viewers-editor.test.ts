@@ -32,9 +32,11 @@ beforeAll(async () => {
 });
 afterAll(() => closeSession(ws, session));
 
-async function openEditor(p: Page, rel: string): Promise<void> {
+/** Opens a text file (it opens for reading first) and, when `edit`, switches to editing with its Edit button. */
+async function openEditor(p: Page, rel: string, edit = true): Promise<void> {
   await p.goto(`${server.url}/files/${rel}`);
-  await p.waitForSelector('[data-testid=editor] [data-testid=editor-host][data-status=ready] .cm-content');
+  if (edit) await p.click('[data-testid=viewer-edit]');
+  await p.waitForSelector(`[data-testid=editor][data-readonly=${!edit}] [data-testid=editor-host][data-status=ready] .cm-content`);
 }
 
 /** Types at the end of the document. */
@@ -66,7 +68,7 @@ describe('editor', () => {
   });
 
   test('a language mode is chosen from the file name', async () => {
-    await openEditor(page, 'docs/app.ts');
+    await openEditor(page, 'docs/app.ts', false);
     // once the TypeScript mode has loaded, keywords get their own highlighting spans
     await page.waitForFunction(() => [...document.querySelectorAll('.cm-line span')].some((s) => s.textContent === 'function'));
     await shot(page, 'viewers-editor-typescript');
@@ -76,7 +78,8 @@ describe('editor', () => {
     // opened from the listing, so Back stays inside the app
     await page.goto(`${server.url}/files/docs/`);
     await page.dblclick('[data-testid=item][data-name="notes.txt"]');
-    await page.waitForSelector('[data-testid=editor-host][data-status=ready] .cm-content');
+    await page.click('[data-testid=viewer-edit]');
+    await page.waitForSelector('[data-testid=editor][data-readonly=false] [data-testid=editor-host][data-status=ready] .cm-content');
     await typeAtEnd(page, '\nnot to be kept');
 
     await page.click('[data-testid=editor-close]');
@@ -135,7 +138,7 @@ describe('editor', () => {
   test('a user without the modify permission gets a read-only editor', async () => {
     const reader = await newPage(browser);
     await login(reader.page, server.url, 'reader', READER_PW);
-    await openEditor(reader.page, 'docs/notes.txt');
+    await openEditor(reader.page, 'docs/notes.txt', false);
     expect(await reader.page.getAttribute('[data-testid=editor]', 'data-readonly')).toBe('true');
     await reader.page.waitForSelector('[data-testid=editor-readonly]');
     expect(await reader.page.locator('[data-testid=editor-save]').count()).toBe(0);

@@ -4,4 +4,7 @@ import type { WebResource } from '../../api/resources';
 export interface EditorProps {
   resource: WebResource;
   onClose(): void;
+  /** Opened for reading first (highlighted, read-only) with an Edit button that calls `onEdit` when editing is allowed. */
+  viewing?: boolean;
+  onEdit?(): void;
 }

@@ -2,16 +2,8 @@ import { memo, useState, type DragEvent, type KeyboardEvent, type MouseEvent } f
 import { useTranslation } from 'react-i18next';
 import { thumbnailUrl, type WebResource } from '../../api/resources';
 import { formatExact, formatRelative, formatSize } from '../ui/format';
-import { Icon, type IconName } from '../ui/icon';
-
-const TYPE_ICONS: Partial<Record<WebResource['type'], IconName>> = {
-  image: 'fileImage',
-  audio: 'fileAudio',
-  video: 'fileVideo',
-  pdf: 'filePdf',
-  text: 'fileText',
-  textImmutable: 'fileText',
-};
+import { fileKind, hasThumbnail, kindIcon } from '../ui/file-kind';
+import { Icon } from '../ui/icon';
 
 export interface ItemHandlers {
   onClick(index: number, e: MouseEvent | KeyboardEvent): void;
@@ -33,7 +25,7 @@ export interface ListingItemProps {
 /** A thumbnail, fetched lazily by the browser once the item scrolls near the view; the icon if it fails. */
 function Thumb({ item }: { item: WebResource }) {
   const [failed, setFailed] = useState(false);
-  if (failed) return <Icon name="fileImage" className="item__icon" />;
+  if (failed) return <Icon name={kindIcon(item.name, item.type)} className="item__icon" />;
   return <img className="item__thumb" src={thumbnailUrl(item)} alt="" loading="lazy" decoding="async" draggable={false} onError={() => setFailed(true)} />;
 }
 
@@ -61,6 +53,7 @@ export const ListingItem = memo(function ListingItem({ item, selected, cut, drop
       data-testid="item"
       data-name={item.name}
       data-dir={item.isDir ? 'true' : 'false'}
+      data-kind={fileKind(item.name, item.type, item.isDir)}
       data-index={item.index}
       draggable={draggable}
       onClick={(e) => handlers.onClick(item.index, e)}
@@ -69,7 +62,11 @@ export const ListingItem = memo(function ListingItem({ item, selected, cut, drop
       onDragStart={(e) => handlers.onDragStart(item.index, e)}
     >
       <div className="item__visual">
-        {thumbs && item.type === 'image' ? <Thumb item={item} /> : <Icon name={item.isDir ? 'folder' : (TYPE_ICONS[item.type] ?? 'file')} className={item.isDir ? 'item__icon is-dir' : 'item__icon'} />}
+        {thumbs && !item.isDir && hasThumbnail(item.type) ? (
+          <Thumb item={item} />
+        ) : (
+          <Icon name={kindIcon(item.name, item.type, item.isDir)} className={item.isDir ? 'item__icon is-dir' : 'item__icon'} />
+        )}
       </div>
       <div className="item__info">
         <p className="item__name" title={item.name}>

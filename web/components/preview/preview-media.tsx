@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { WebResource } from '../../api/resources';
@@ -9,6 +9,11 @@ import { DECODED_IN_BROWSER, previewState } from '../../state/preview.state';
 import { TiffCanvas } from './tiff-canvas';
 import { ViewerIcon } from './viewer-icons';
 import { ZoomSurface } from './zoom-surface';
+import { isDelimited, isEpub } from '../viewers/viewer-kind';
+
+// Loaded with the first book or big table only.
+const EpubView = lazy(() => import('../viewers/epub-view').then((m) => ({ default: m.EpubView })));
+const CsvView = lazy(() => import('../viewers/csv-view').then((m) => ({ default: m.CsvView })));
 
 function ImagePreview({ resource }: { resource: WebResource }) {
   const { t } = useTranslation();
@@ -91,6 +96,19 @@ export function PreviewMedia({ resource }: { resource: WebResource }) {
     case 'pdf':
       return <iframe className="previewer__pdf" data-testid="preview-pdf" src={rawUrl(resource.path, true)} title={resource.name} />;
     default:
+      // A book, or a table too big to load as text (streamed from the server, first rows only).
+      if (isEpub(resource.name) || isDelimited(resource.name))
+        return (
+          <Suspense fallback={<p className="previewer__card-text">…</p>}>
+            {isEpub(resource.name) ? (
+              <EpubView resource={resource} />
+            ) : (
+              <div className="doc-viewer doc-viewer--inline">
+                <CsvView url={rawUrl(resource.path, true)} name={resource.name} />
+              </div>
+            )}
+          </Suspense>
+        );
       return <NoPreview resource={resource} />;
   }
 }

@@ -6,6 +6,7 @@ import { checksumOf } from '../../actions/files';
 import { auth } from '../../state/auth.state';
 import { showError } from '../../state/notices.state';
 import { closePrompt, type PromptData } from '../../state/prompts.state';
+import { missingThumbTool } from '../ui/file-kind';
 import { formatExact, formatRelative, formatSize } from '../ui/format';
 import { PromptButton, PromptFrame } from './prompt-frame';
 
@@ -81,6 +82,12 @@ export function InfoPrompt({ items }: PromptData['info']) {
               <dt>{t('prompts.type')}</dt>
               <dd>{only.isDir ? t('files.folder') : only.type || only.extension || t('files.file')}</dd>
             </div>
+            {!only.isDir && missingThumbTool(only.type) && (
+              <div className="info__row">
+                <dt>{t('viewers.thumbnail')}</dt>
+                <dd data-testid="info-thumb-tool">{t(missingThumbTool(only.type)!)}</dd>
+              </div>
+            )}
             {only.isDir && only.numDirs !== undefined && (
               <>
                 <div className="info__row">

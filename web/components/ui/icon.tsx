@@ -39,6 +39,30 @@ const SHAPES = {
       <path d="M14 3.5v4h4M9 17.5v-4h1.5a1.2 1.2 0 0 1 0 2.5H9" />
     </>
   ),
+  fileCode: (
+    <>
+      <path d="M6.5 3.5h7.5l4 4v13h-11.5z" />
+      <path d="M14 3.5v4h4M10 12.5l-2 2.25 2 2.25M13.5 12.5l2 2.25-2 2.25" />
+    </>
+  ),
+  fileSpreadsheet: (
+    <>
+      <path d="M6.5 3.5h7.5l4 4v13h-11.5z" />
+      <path d="M14 3.5v4h4M9 11.5h6v6.5H9zM9 14.75h6M12 11.5V18" />
+    </>
+  ),
+  fileArchive: (
+    <>
+      <path d="M6.5 3.5h7.5l4 4v13h-11.5z" />
+      <path d="M14 3.5v4h4M10.5 4v1.5M10.5 7v1.5M10.5 10v1.5M9.5 13h2v3h-2z" />
+    </>
+  ),
+  fileDocument: (
+    <>
+      <path d="M6.5 3.5h7.5l4 4v13h-11.5z" />
+      <path d="M14 3.5v4h4M9 11h3M9 13.5h6M9 16h6M9 18.5h4" />
+    </>
+  ),
   home: <path d="M4 10.5 12 4l8 6.5V20h-5v-6H9v6H4z" />,
   settings: (
     <>

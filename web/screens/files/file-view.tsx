@@ -1,4 +1,4 @@
-import { Editor } from '../../components/editor/editor';
+import { TextFile } from '../../components/viewers/text-file';
 import { Previewer } from '../../components/preview/previewer';
 import type { WebResource } from '../../api/resources';
 import { goTo } from '../../state/navigation';
@@ -9,12 +9,13 @@ const folderUrl = (path: string) => `/files${path.replace(/[^/]*$/, '').split('/
 const fileUrl = (path: string) => `/files${path.split('/').map(encodeURIComponent).join('/')}`;
 
 /**
- * A file on show: the editor for text (read-only for textImmutable), the previewer for anything else. The
+ * A file on show: text files in the viewers (rendered or read-only, then the editor), the previewer for anything else. The
  * previewer's rename, delete and info buttons open the same prompts as the listing.
  */
 export function FileView({ resource }: { resource: WebResource }) {
   const close = () => goTo(folderUrl(resource.path));
-  if (resource.type === 'text' || resource.type === 'textImmutable') return <Editor resource={resource} onClose={close} />;
+  // ?edit opens a text file straight in the editor (a file just created); otherwise it opens for reading first.
+  if (resource.type === 'text' || resource.type === 'textImmutable') return <TextFile resource={resource} onClose={close} startEditing={new URLSearchParams(window.location.search).has('edit')} />;
   return (
     <Previewer
       resource={resource}

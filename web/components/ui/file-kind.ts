@@ -1,0 +1,62 @@
+import type { ResourceType } from '../../../server/contract/resource';
+import { pageConfig } from '../../api/page-config';
+import type { IconName } from './icon';
+
+/** What a file is to a person; one icon each (listing, search, share page, previewer). */
+export type FileKind = 'folder' | 'document' | 'spreadsheet' | 'code' | 'archive' | 'audio' | 'video' | 'pdf' | 'image' | 'text' | 'file';
+
+// Names decide first: the server types .md, .json and .csv all as "text", but people look for them apart.
+const BY_EXT: [FileKind, RegExp][] = [
+  ['spreadsheet', /\.(csv|tsv|xlsx?|xlsm|ods|numbers)$/i],
+  ['document', /\.(md|markdown|mdx|rst|adoc|org|docx?|odt|rtf|pages|epub|tex|pptx?|odp|key)$/i],
+  ['archive', /\.(zip|tar|tgz|gz|bz2|tbz2?|xz|txz|zst|tzst|lz4|lz|lzma|sz|br|7z|rar|iso|dmg|deb|rpm|apk|jar)$/i],
+  ['code', /\.(json|jsonc|ndjson|ya?ml|toml|xml|html?|css|scss|less|[cm]?[jt]sx?|py|rb|go|rs|java|kt|kts|swift|scala|php|pl|lua|r|dart|exs?|erl|hs|clj|cs|fs|vb|sql|c|h|cc|cpp|hpp|m|sh|bash|zsh|fish|ps1|bat|vue|svelte|astro|graphql|proto|tf|hcl|nix|zig|ini|conf|cfg|env|gradle|cmake|mk|dockerfile|makefile|diff|patch)$/i],
+  ['text', /\.(txt|log|text|nfo|srt|vtt|ass|ssa)$/i],
+  ['pdf', /\.pdf$/i],
+];
+
+const BY_TYPE: Partial<Record<ResourceType, FileKind>> = { image: 'image', audio: 'audio', video: 'video', pdf: 'pdf', text: 'text', textImmutable: 'text' };
+
+/** The kind of an item from its name and the server's type (the one place that decides it). */
+export function fileKind(name: string, type?: ResourceType | string, isDir = false): FileKind {
+  if (isDir) return 'folder';
+  const media = type ? BY_TYPE[type as ResourceType] : undefined;
+  if (media && media !== 'text') return media; // the server sniffed it: an image is an image whatever its name
+  for (const [kind, re] of BY_EXT) if (re.test(name)) return kind;
+  return media ?? 'file';
+}
+
+const ICONS: Record<FileKind, IconName> = {
+  folder: 'folder',
+  document: 'fileDocument',
+  spreadsheet: 'fileSpreadsheet',
+  code: 'fileCode',
+  archive: 'fileArchive',
+  audio: 'fileAudio',
+  video: 'fileVideo',
+  pdf: 'filePdf',
+  image: 'fileImage',
+  text: 'fileText',
+  file: 'file',
+};
+
+/** The icon for an item: `<Icon name={kindIcon(item.name, item.type, item.isDir)} />`. */
+export function kindIcon(name: string, type?: ResourceType | string, isDir = false): IconName {
+  return ICONS[fileKind(name, type, isDir)];
+}
+
+/** Whether the server makes a thumbnail for this type: images always, PDFs and videos when it has the program. */
+export function hasThumbnail(type: ResourceType | string): boolean {
+  if (type === 'image') return true;
+  if (type === 'pdf') return pageConfig.ThumbTools.pdf;
+  if (type === 'video') return pageConfig.ThumbTools.video;
+  return false;
+}
+
+/** The locale key saying which program the server lacks for this type's thumbnails, or null (info prompt). */
+export function missingThumbTool(type: ResourceType | string): 'viewers.pdfNeedsTool' | 'viewers.videoNeedsTool' | null {
+  if (!pageConfig.EnableThumbs) return null;
+  if (type === 'pdf' && !pageConfig.ThumbTools.pdf) return 'viewers.pdfNeedsTool';
+  if (type === 'video' && !pageConfig.ThumbTools.video) return 'viewers.videoNeedsTool';
+  return null;
+}
