@@ -24,8 +24,9 @@ export interface RunContext {
 
 type Result = NonNullable<Job['result']>;
 
-/** Files and bytes beneath each item (a quick walk before the work), so progress has totals from the start. */
+/** Files (and, for copies and archives, bytes) beneath each item: a quick walk before the work, so progress has totals from the start. */
 async function count(ctx: RunContext): Promise<Map<string, { files: number; bytes: number }>> {
+  const bytes = ctx.req.kind === 'copy' || ctx.req.kind === 'archive'; // moves and deletes report files only: no stat per file
   const out = new Map<string, { files: number; bytes: number }>();
   ctx.tracker.set({ current: '' });
   for (const item of ctx.req.items) {
@@ -35,7 +36,7 @@ async function count(ctx: RunContext): Promise<Map<string, { files: number; byte
       for await (const e of ctx.actor.fs.walk(item, () => true, ctx.signal)) {
         if (e.isDir) continue;
         c.files++;
-        c.bytes += (await ctx.actor.fs.stat(e.path).catch(() => null))?.stats.size ?? 0;
+        if (bytes) c.bytes += (await ctx.actor.fs.stat(e.path).catch(() => null))?.stats.size ?? 0;
       }
     ctx.signal.throwIfAborted();
     out.set(item, c);
