@@ -11,6 +11,7 @@ import { UsersScreen } from './screens/settings/users.screen';
 import { ApiScreen } from './screens/settings/api.screen';
 import { AuditScreen } from './screens/settings/audit.screen';
 import { ShareScreen } from './screens/share/share.screen';
+import { TrashScreen } from './screens/trash/trash.screen';
 
 /**
  * Every route of the app (spec §2). Order matters: patterns also match a trailing slash, so "/files/*" must come
@@ -31,6 +32,11 @@ export function AppRoutes() {
       </Route>
       <Route path="/files">
         <Redirect to="/files/" replace />
+      </Route>
+      <Route path="/trash">
+        <RequireAuth>
+          <TrashScreen />
+        </RequireAuth>
       </Route>
       <Route path="/share/:hash/*" component={ShareScreen} />
       <Route path="/share/:hash" component={ShareScreen} />

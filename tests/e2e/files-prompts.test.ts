@@ -104,7 +104,8 @@ describe('files prompts', () => {
     await page.waitForSelector('[data-name="meeting notes.md"]');
     expect(ls('Inbox')).toContain('meeting notes.md');
     expect(ls('Inbox')).not.toContain('notes.md');
-    expect(await page.isVisible('[data-testid=notice-success]')).toBe(true);
+    // A rename answers with the Undo toast (tests/e2e/trash-undo.test.ts), not a plain success notice.
+    expect(await page.isVisible('[data-testid=undo-toast]')).toBe(true);
   });
 
   test('info shows the details and computes a checksum on demand', async () => {

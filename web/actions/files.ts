@@ -1,10 +1,12 @@
 import { createResource, downloadUrl, fetchChecksum, fetchResource, removeResource, transfer, type WebResource } from '../api/resources';
+import { restoreTrashItem } from '../api/trash';
 import { holdItems } from '../state/clipboard.state';
 import { currentFolder, files, reloadListing } from '../state/files.state';
 import { goTo } from '../state/navigation';
 import { showError, showSuccess } from '../state/notices.state';
 import { withProgress } from '../state/progress.state';
 import { showPrompt } from '../state/prompts.state';
+import { offerUndo } from '../state/undo.state';
 
 const encodeSegments = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 const parentOf = (path: string) => path.replace(/\/$/, '').replace(/[^/]*$/, '') || '/';
@@ -16,11 +18,15 @@ export function cleanName(raw: string): string | null {
   return name;
 }
 
-/** Deletes items (one call each, in parallel). After a failure the listing reloads as well. */
+/**
+ * Deletes items (one call each, in parallel): into the trash when it is on, then an Undo (toast and Ctrl+Z)
+ * restores them. After a failure the listing reloads as well.
+ */
 export async function deleteItems(items: readonly WebResource[]): Promise<boolean> {
   try {
-    await withProgress(() => Promise.all(items.map((i) => removeResource(i.path))));
-    showSuccess('notices.deleted');
+    const ids = (await withProgress(() => Promise.all(items.map((i) => removeResource(i.path))))).filter((id): id is string => !!id);
+    if (ids.length) offerUndo({ messageKey: 'trash.undo.deleted', count: ids.length, run: () => Promise.all(ids.map((id) => restoreTrashItem(id))).then(() => {}) });
+    else showSuccess('notices.deleted');
     return true;
   } catch (e) {
     showError(e);
@@ -38,7 +44,7 @@ export async function renameItem(item: WebResource, rawName: string): Promise<st
   if (name === item.name) return item.path;
   try {
     await withProgress(() => transfer('rename', item.path, to));
-    showSuccess('notices.renamed');
+    offerUndo({ messageKey: 'trash.undo.renamed', count: 1, run: () => transfer('rename', to, item.path) });
     if (files.resource?.isDir) await reloadListing();
     return to;
   } catch (e) {

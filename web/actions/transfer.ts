@@ -6,6 +6,7 @@ import { goTo } from '../state/navigation';
 import { showError, showSuccess } from '../state/notices.state';
 import { withProgress } from '../state/progress.state';
 import { showPrompt } from '../state/prompts.state';
+import { offerUndo } from '../state/undo.state';
 
 export interface TransferItem {
   /** Decoded path of the source. */
@@ -21,7 +22,11 @@ const asFolder = (p: string) => (p.endsWith('/') ? p : `${p}/`);
 async function run(action: Action, items: readonly TransferItem[], dest: string, opts: TransferOptions): Promise<boolean> {
   try {
     await withProgress(() => Promise.all(items.map((i) => transfer(action, i.from.replace(/\/$/, ''), dest + i.name, opts))));
-    showSuccess(action === 'copy' ? 'notices.copied' : 'notices.moved');
+    // A plain move can be taken back (each item to where it came from); one that replaced or renamed cannot be exactly.
+    if (action === 'rename' && !opts.override && !opts.rename) {
+      const moves = items.map((i) => ({ from: i.from.replace(/\/$/, ''), to: dest + i.name }));
+      offerUndo({ messageKey: 'trash.undo.moved', count: moves.length, run: () => Promise.all(moves.map((m) => transfer('rename', m.to, m.from))).then(() => {}) });
+    } else showSuccess(action === 'copy' ? 'notices.copied' : 'notices.moved');
     return true;
   } catch (e) {
     showError(e);

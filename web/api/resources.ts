@@ -66,9 +66,10 @@ export async function createResource(path: string, override = false): Promise<vo
   await request(`/resources${encodePath(absolute(path))}?override=${override}`, { method: 'POST', body: '' });
 }
 
-/** DELETE /api/resources/{path}. */
-export async function removeResource(path: string): Promise<void> {
-  await request(`/resources${encodePath(absolute(path))}`, { method: 'DELETE' });
+/** DELETE /api/resources/{path}: into the trash when it is on (answers the trash item's id, for an undo), else for good (null). */
+export async function removeResource(path: string): Promise<string | null> {
+  const res = await request(`/resources${encodePath(absolute(path))}`, { method: 'DELETE' });
+  return res.headers.get('X-Trash-Id');
 }
 
 export interface TransferOptions {

@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
 import { auth } from '../../state/auth.state';
+import { trashEnabled } from '../../state/trash.state';
 import { pageConfig } from '../../api/page-config';
 import { PromptsHost } from '../prompts/prompts-host';
 import { SearchOverlay } from '../search/search-overlay';
@@ -9,6 +10,7 @@ import { UploadPanel } from '../upload/upload-panel';
 import { Notices } from './notices';
 import { ProgressBar } from './progress-bar';
 import { Sidebar } from './sidebar';
+import { UndoToast } from './undo-toast';
 
 export interface AppLayoutProps {
   title: string;
@@ -22,6 +24,10 @@ export interface AppLayoutProps {
 /** Sidebar, header and main view, plus what floats over them: prompts, search, shell, uploads, notices. */
 export function AppLayout({ title, children, actions, bare }: AppLayoutProps) {
   const { loggedIn, user } = useSnapshot(auth);
+  // The delete prompt says at once whether a delete goes to the trash: ask once per session, early.
+  useEffect(() => {
+    if (loggedIn) void trashEnabled();
+  }, [loggedIn]);
   return (
     <div className="layout">
       <ProgressBar />
@@ -42,6 +48,7 @@ export function AppLayout({ title, children, actions, bare }: AppLayoutProps) {
       {loggedIn && <UploadPanel />}
       <PromptsHost />
       <Notices />
+      {loggedIn && <UndoToast />}
     </div>
   );
 }

@@ -51,7 +51,7 @@ function Credits({ onFiles }: { onFiles: boolean }) {
 }
 
 /**
- * Main navigation: My files, New folder and New file (create permission), Settings and Logout when logged in;
+ * Main navigation: My files, New folder and New file (create permission), Trash, Settings and Logout when logged in;
  * Login and Signup otherwise. On files routes: the disk-usage meter.
  */
 export function Sidebar() {
@@ -77,6 +77,7 @@ export function Sidebar() {
                 <NavButton icon="filePlus" label={t('sidebar.newFile')} onClick={() => showPrompt('newFile', { base: base() })} testId="new-file" />
               </>
             )}
+            <NavLink href="/trash" icon="trash" label={t('trash.nav')} active={at('/trash')} testId="nav-trash" />
             <NavLink href="/settings" icon="settings" label={t('sidebar.settings')} active={at('/settings')} testId="nav-settings" />
             {canLogout && <NavButton icon="logout" label={t('sidebar.logout')} onClick={() => void logout()} testId="logout" />}
           </>

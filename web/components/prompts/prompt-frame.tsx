@@ -86,8 +86,16 @@ export function PromptButton({ kind = 'secondary', label, onClick, submit, testI
   );
 }
 
-/** The usual Cancel button. */
-export function CancelButton() {
+/** The usual Cancel button; `focus` gives it the focus (a destructive prompt whose Enter must not destroy). */
+export function CancelButton({ focus }: { focus?: boolean } = {}) {
   const { t } = useTranslation();
-  return <PromptButton label={t('buttons.cancel')} onClick={closePrompt} testId="prompt-cancel" />;
+  const ref = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (focus) ref.current?.focus();
+  }, [focus]);
+  return (
+    <button ref={ref} type="button" className="btn btn--secondary" onClick={closePrompt} data-testid="prompt-cancel" data-autofocus={focus || undefined}>
+      {t('buttons.cancel')}
+    </button>
+  );
 }

@@ -6,6 +6,7 @@ import { BrandingFields } from './branding-fields';
 import { Checkbox } from './checkbox';
 import { ExecSandboxNotice } from './command-runner';
 import { RulesEditor } from './rules-editor';
+import { TrashFields } from './trash-fields';
 
 interface Props {
   draft: Settings;
@@ -19,7 +20,7 @@ interface Props {
 /** The shell setting is typed as one line and split on spaces, empty parts dropped. */
 export const splitShell = (text: string) => text.split(' ').map((s) => s.trim()).filter(Boolean);
 
-/** Global settings: sign-up, home folders, password length, global rules, shell (exec only) and branding. */
+/** Global settings: sign-up, home folders, password length, global rules, trash, shell (exec only) and branding. */
 export function GlobalForm({ draft, onChange, shell, onShell, busy, onSave }: Props) {
   const { t } = useTranslation();
   const set = <K extends keyof Settings>(key: K, value: Settings[K]) => onChange({ ...draft, [key]: value });
@@ -45,6 +46,7 @@ export function GlobalForm({ draft, onChange, shell, onShell, busy, onSave }: Pr
           />
         </label>
         <RulesEditor id="global" rules={draft.rules} onChange={(rules) => set('rules', rules)} />
+        <TrashFields trash={draft.trash} onChange={(trash) => set('trash', trash)} />
         {pageConfig.EnableExec && (
           <div className="field">
             <label className="field__label" htmlFor="settings-shell">{t('settings.global.shell')}</label>

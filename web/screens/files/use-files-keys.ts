@@ -5,13 +5,14 @@ import { pasteClipboard } from '../../actions/transfer';
 import { prompts, showPrompt } from '../../state/prompts.state';
 import { searchState } from '../../state/search.state';
 import { resetSelection, selectAll } from '../../state/selection.state';
+import { undoLast } from '../../state/undo.state';
 
 const isTyping = (el: EventTarget | null) =>
   el instanceof HTMLElement && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
 
 /**
  * The files view's keys (spec §2): F1 help everywhere in files; in a listing Esc clears the selection, Delete and
- * F2 (by permission), Ctrl+F search, Ctrl+S download, Ctrl+C / X / V clipboard, Ctrl+A select all. Nothing fires
+ * F2 (by permission), Ctrl+F search, Ctrl+S download, Ctrl+C / X / V clipboard, Ctrl+A select all, Ctrl+Z undo. Nothing fires
  * while a prompt or the search is open, or while typing in a field.
  */
 export function useFilesKeys(listing: () => (ActionContext & { order: readonly number[] }) | null): void {
@@ -67,6 +68,12 @@ export function useFilesKeys(listing: () => (ActionContext & { order: readonly n
         case 'v':
           e.preventDefault();
           void pasteClipboard();
+          break;
+        case 'z':
+          // The last delete, move or rename, through the API (restore from the trash, move back).
+          if (e.shiftKey) return;
+          e.preventDefault();
+          void undoLast();
           break;
       }
     };
