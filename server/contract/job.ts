@@ -73,3 +73,18 @@ export const DEFAULT_EXTRACTION_LIMITS: Readonly<ExtractionLimits> = {
   maxEntryBytes: 10 * 1024 ** 3,
   maxRatio: 1000,
 };
+
+/** Archive names Filedeck extracts, longest suffix first, and the format each is read as (server and web app). */
+export const EXTRACT_SUFFIXES: readonly (readonly [string, ArchiveFormat])[] = [
+  ['.tar.gz', 'tar.gz'], ['.tgz', 'tar.gz'], ['.tar.bz2', 'tar.bz2'], ['.tbz2', 'tar.bz2'], ['.tbz', 'tar.bz2'],
+  ['.tar.xz', 'tar.xz'], ['.txz', 'tar.xz'], ['.tar.lz4', 'tar.lz4'], ['.tar.sz', 'tar.sz'], ['.tar.br', 'tar.br'],
+  ['.tar.zst', 'tar.zst'], ['.tzst', 'tar.zst'], ['.tar', 'tar'], ['.zip', 'zip'],
+];
+
+/** The format a file name says, and the name without its suffix (the default folder name); null when not an archive. */
+export function extractableFormat(name: string): { format: ArchiveFormat; stem: string } | null {
+  const lower = name.toLowerCase();
+  for (const [suffix, format] of EXTRACT_SUFFIXES)
+    if (lower.endsWith(suffix) && lower.length > suffix.length) return { format, stem: name.slice(0, name.length - suffix.length) };
+  return null;
+}

@@ -8,6 +8,8 @@ import { showPrompt } from '../state/prompts.state';
 import { openSearch } from '../state/search.state';
 import { toggleMultiple } from '../state/selection.state';
 import { toggleShell } from '../state/shell.state';
+import { extractableFormat } from '../../server/contract/job';
+import { extractHere } from '../state/jobs.state';
 import { downloadItems } from './files';
 
 /** What an action looks at: who acts, on which folder, with which items selected. */
@@ -18,9 +20,9 @@ export interface ActionContext {
   selected: readonly WebResource[];
 }
 
-export type ActionId = 'search' | 'view' | 'share' | 'rename' | 'copy' | 'move' | 'delete' | 'shell' | 'download' | 'upload' | 'info' | 'multiple';
+export type ActionId = 'search' | 'view' | 'share' | 'rename' | 'copy' | 'move' | 'delete' | 'extract' | 'shell' | 'download' | 'upload' | 'info' | 'multiple';
 export type ButtonKey = keyof (typeof en)['buttons'];
-export type ActionIcon = 'search' | 'viewList' | 'viewMosaic' | 'viewGallery' | 'share' | 'rename' | 'copy' | 'move' | 'delete' | 'shell' | 'download' | 'upload' | 'info' | 'multiple';
+export type ActionIcon = 'search' | 'viewList' | 'viewMosaic' | 'viewGallery' | 'share' | 'rename' | 'copy' | 'move' | 'delete' | 'fileArchive' | 'shell' | 'download' | 'upload' | 'info' | 'multiple';
 
 /** One user action: its label, icon, when it is offered (spec §6), and what it does. */
 export interface FileAction {
@@ -47,6 +49,8 @@ export const FILE_ACTIONS: readonly FileAction[] = [
   { id: 'copy', label: 'copyFile', icon: 'copy', selection: true, available: (ctx) => ctx.user.perm.create && some(ctx), run: (ctx) => showPrompt('copy', { items: [...ctx.selected], from: folderPath(ctx) }) },
   { id: 'move', label: 'moveFile', icon: 'move', selection: true, available: (ctx) => ctx.user.perm.rename && some(ctx), run: (ctx) => showPrompt('move', { items: [...ctx.selected], from: folderPath(ctx) }) },
   { id: 'delete', label: 'delete', icon: 'delete', selection: true, shortcut: 'Del', available: (ctx) => ctx.user.perm.delete && some(ctx), run: (ctx) => showPrompt('delete', { items: [...ctx.selected] }) },
+  // A background job: a folder named after the archive, beside it (keep both when the name is taken).
+  { id: 'extract', label: 'extractHere', icon: 'fileArchive', selection: true, available: (ctx) => ctx.user.perm.create && one(ctx) && !ctx.selected[0]!.isDir && !!extractableFormat(ctx.selected[0]!.name), run: (ctx) => void extractHere(ctx.selected[0]!.path) },
   { id: 'shell', label: 'shell', icon: 'shell', selection: false, available: (ctx) => ctx.user.perm.execute && pageConfig.EnableExec, run: () => toggleShell() },
   { id: 'download', label: 'download', icon: 'download', selection: true, shortcut: 'Ctrl+S', available: (ctx) => ctx.user.perm.download, run: (ctx) => downloadItems(ctx.selected) },
   { id: 'upload', label: 'upload', icon: 'upload', selection: false, available: (ctx) => ctx.user.perm.create, run: (ctx) => showPrompt('upload', { base: folderPath(ctx) }) },

@@ -1,5 +1,4 @@
-import type { ArchiveFormat } from '../../contract/archive';
-import type { ExtractionLimits, JobConflict } from '../../contract/job';
+import { extractableFormat, type ExtractionLimits, type JobConflict } from '../../contract/job';
 import { AppError, invalid } from '../../core/errors';
 import type { ReadHandle } from '../../fs/open-regular';
 import { StagedTree } from '../../fs/staged-tree';
@@ -10,21 +9,6 @@ import { authorizePath } from '../policy/file-policy';
 import { readTar, readZip, type ReadEntry } from './archive-readers';
 import { DECOMPRESSORS } from './decompressors';
 import { ExtractBudget, entryPath, refuseSpecial } from './extract-policy';
-
-/** Archive names Filedeck extracts, longest suffix first, and the format each is read as. */
-const SUFFIXES: [string, ArchiveFormat][] = [
-  ['.tar.gz', 'tar.gz'], ['.tgz', 'tar.gz'], ['.tar.bz2', 'tar.bz2'], ['.tbz2', 'tar.bz2'], ['.tbz', 'tar.bz2'],
-  ['.tar.xz', 'tar.xz'], ['.txz', 'tar.xz'], ['.tar.lz4', 'tar.lz4'], ['.tar.sz', 'tar.sz'], ['.tar.br', 'tar.br'],
-  ['.tar.zst', 'tar.zst'], ['.tzst', 'tar.zst'], ['.tar', 'tar'], ['.zip', 'zip'],
-];
-
-/** The format a file name says, and the name without its suffix (the default folder name); null when not an archive. */
-export function extractableFormat(name: string): { format: ArchiveFormat; stem: string } | null {
-  const lower = name.toLowerCase();
-  for (const [suffix, format] of SUFFIXES)
-    if (lower.endsWith(suffix) && lower.length > suffix.length) return { format, stem: name.slice(0, name.length - suffix.length) };
-  return null;
-}
 
 /** Where an extraction's progress goes (a job), and its cancel. */
 export interface ExtractProgress {

@@ -7,6 +7,7 @@ import { PromptsHost } from '../prompts/prompts-host';
 import { SearchOverlay } from '../search/search-overlay';
 import { ShellPanel } from '../shell/shell-panel';
 import { UploadPanel } from '../upload/upload-panel';
+import { JobsPanel } from '../jobs/jobs-panel';
 import { Notices } from './notices';
 import { ProgressBar } from './progress-bar';
 import { Sidebar } from './sidebar';
@@ -46,6 +47,7 @@ export function AppLayout({ title, children, actions, bare }: AppLayoutProps) {
       {loggedIn && <SearchOverlay />}
       {loggedIn && pageConfig.EnableExec && user?.perm.execute && <ShellPanel />}
       {loggedIn && <UploadPanel />}
+      {loggedIn && <JobsPanel />}
       <PromptsHost />
       <Notices />
       {loggedIn && <UndoToast />}

@@ -1,0 +1,89 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import type { Job } from '../../../server/contract/job';
+import { cancel, clearEnded, followJobs, jobs, unfollowJobs } from '../../state/jobs.state';
+import '../../styles/jobs.css';
+import { Icon } from '../ui/icon';
+
+const UNITS = ['B', 'kB', 'MB', 'GB', 'TB'];
+function bytes(n: number): string {
+  let i = 0;
+  for (; n >= 1000 && i < UNITS.length - 1; i++) n /= 1000;
+  return `${n.toFixed(i && n < 10 ? 1 : 0)} ${UNITS[i]}`;
+}
+
+function JobRow({ job }: { job: Job }) {
+  const { t } = useTranslation();
+  const p = job.progress;
+  const byBytes = p.bytesTotal > 0;
+  const percent = job.state === 'done' ? 100 : byBytes ? Math.floor((p.bytesDone / p.bytesTotal) * 100) : p.filesTotal ? Math.floor((p.filesDone / p.filesTotal) * 100) : 0;
+  const live = job.state === 'queued' || job.state === 'running';
+  const what = job.params.items.length === 1 ? job.params.items[0]! : t('jobs.items', { count: job.params.items.length });
+  return (
+    <li className={`jobs__job is-${job.state}`} data-testid="job" data-job={job.id} data-state={job.state}>
+      <div className="jobs__main">
+        <span className="jobs__name" title={what}>
+          {t(`jobs.kind.${job.kind}`)} · {what}
+        </span>
+        <span className="jobs__state">{job.error || t(`jobs.state.${job.state}`)}</span>
+        <span className="jobs__bar" aria-hidden="true">
+          <span style={{ inlineSize: `${Math.min(100, percent)}%` }} />
+        </span>
+        {job.state === 'running' && (
+          <span className="jobs__detail" data-testid="job-detail">
+            {t('jobs.files', { done: p.filesDone, total: p.filesTotal })}
+            {byBytes && ` · ${bytes(p.bytesDone)} / ${bytes(p.bytesTotal)}`}
+            {job.rate > 0 && ` · ${byBytes ? t('jobs.rateBytes', { rate: bytes(job.rate) }) : t('jobs.rateFiles', { rate: job.rate })}`}
+            {job.secondsLeft !== null && ` · ${t('jobs.left', { seconds: job.secondsLeft })}`}
+          </span>
+        )}
+        {job.state === 'running' && p.current && (
+          <span className="jobs__current" title={p.current}>
+            {p.current}
+          </span>
+        )}
+      </div>
+      {live && (
+        <button type="button" className="icon-btn" aria-label={t('jobs.cancel', { name: what })} title={t('buttons.cancel')} onClick={() => void cancel(job.id)} data-testid="job-cancel">
+          <Icon name="close" />
+        </button>
+      )}
+    </li>
+  );
+}
+
+/** The background jobs of the user (copies, moves, deletes, archives, extractions), on every screen. */
+export function JobsPanel() {
+  const { t } = useTranslation();
+  const { list } = useSnapshot(jobs);
+  const [open, setOpen] = useState(true);
+  useEffect(() => {
+    followJobs();
+    return unfollowJobs;
+  }, []);
+  if (!list.length) return null;
+  const running = list.filter((j) => j.state === 'queued' || j.state === 'running').length;
+  return (
+    <section className="jobs" aria-label={t('jobs.title', { count: running })} data-testid="jobs-panel">
+      <header className="jobs__header">
+        <button type="button" className="jobs__toggle" onClick={() => setOpen(!open)} aria-expanded={open} aria-label={open ? t('jobs.collapse') : t('jobs.expand')}>
+          <Icon name={open ? 'chevronDown' : 'chevronRight'} />
+        </button>
+        <h2 className="jobs__title">{t('jobs.title', { count: running })}</h2>
+        {running < list.length && (
+          <button type="button" className="btn btn--secondary btn--small" onClick={clearEnded} data-testid="jobs-clear">
+            {t('jobs.clear')}
+          </button>
+        )}
+      </header>
+      {open && (
+        <ul className="jobs__list">
+          {list.map((job) => (
+            <JobRow key={job.id} job={job as Job} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
