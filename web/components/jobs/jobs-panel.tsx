@@ -26,7 +26,7 @@ function JobRow({ job }: { job: Job }) {
         <span className="jobs__name" title={what}>
           {t(`jobs.kind.${job.kind}`)} · {what}
         </span>
-        <span className="jobs__state">{job.error || t(`jobs.state.${job.state}`)}</span>
+        <span className="jobs__state">{t(`jobs.state.${job.state}`)}</span>
         <span className="jobs__bar" aria-hidden="true">
           <span style={{ inlineSize: `${Math.min(100, percent)}%` }} />
         </span>
@@ -36,6 +36,11 @@ function JobRow({ job }: { job: Job }) {
             {byBytes && ` · ${bytes(p.bytesDone)} / ${bytes(p.bytesTotal)}`}
             {job.rate > 0 && ` · ${byBytes ? t('jobs.rateBytes', { rate: bytes(job.rate) }) : t('jobs.rateFiles', { rate: job.rate })}`}
             {job.secondsLeft !== null && ` · ${t('jobs.left', { seconds: job.secondsLeft })}`}
+          </span>
+        )}
+        {(job.state === 'failed' || job.state === 'interrupted') && job.error && (
+          <span className="jobs__error" data-testid="job-error">
+            {job.error}
           </span>
         )}
         {job.state === 'running' && p.current && (
@@ -65,12 +70,12 @@ export function JobsPanel() {
   if (!list.length) return null;
   const running = list.filter((j) => j.state === 'queued' || j.state === 'running').length;
   return (
-    <section className="jobs" aria-label={t('jobs.title', { count: running })} data-testid="jobs-panel">
+    <section className="jobs" aria-label={running ? t('jobs.title', { count: running }) : t('jobs.idle')} data-testid="jobs-panel">
       <header className="jobs__header">
         <button type="button" className="jobs__toggle" onClick={() => setOpen(!open)} aria-expanded={open} aria-label={open ? t('jobs.collapse') : t('jobs.expand')}>
           <Icon name={open ? 'chevronDown' : 'chevronRight'} />
         </button>
-        <h2 className="jobs__title">{t('jobs.title', { count: running })}</h2>
+        <h2 className="jobs__title">{running ? t('jobs.title', { count: running }) : t('jobs.idle')}</h2>
         {running < list.length && (
           <button type="button" className="btn btn--secondary btn--small" onClick={clearEnded} data-testid="jobs-clear">
             {t('jobs.clear')}
