@@ -1,5 +1,11 @@
 import { request } from './client';
+import { pageConfig } from './page-config';
 import { encodePath } from './resources';
+
+/** The thumbnail of a found image (decoded absolute path); the session's auth cookie authorises the GET. */
+export function hitThumbUrl(path: string): string {
+  return `${pageConfig.BaseURL}/api/preview/thumb${encodePath(path)}?inline=true`;
+}
 
 /** One match, relative to the folder searched (no leading slash). */
 export interface SearchHit {
@@ -18,11 +24,22 @@ function parseLine(line: string): SearchHit | null {
 }
 
 /**
- * GET /api/search{base}?query=: newline-delimited JSON read as it streams in; `onHits` gets each batch as it
- * arrives. Resolves when the server has finished; rejects with an AbortError when `signal` aborts.
+ * How far the server's name index is built, in percent, when the answer says it is still building
+ * (`X-Search-Source: walk; building=N`); null otherwise (index ready, or no index).
  */
-export async function streamSearch(base: string, query: string, signal: AbortSignal, onHits: (hits: SearchHit[]) => void): Promise<void> {
+export function indexBuilding(res: Response): number | null {
+  const m = /(?:^|;)\s*building=(\d{1,3})\b/.exec(res.headers.get('X-Search-Source') ?? '');
+  return m ? Math.min(100, Number(m[1])) : null;
+}
+
+/**
+ * GET /api/search{base}?query=: newline-delimited JSON read as it streams in; `onHits` gets each batch as it
+ * arrives, `onStart` the answer's headers first. Resolves when the server has finished; rejects with an
+ * AbortError when `signal` aborts.
+ */
+export async function streamSearch(base: string, query: string, signal: AbortSignal, onHits: (hits: SearchHit[]) => void, onStart?: (res: Response) => void): Promise<void> {
   const res = await request(`/search${encodePath(base)}?query=${encodeURIComponent(query)}`, { signal });
+  onStart?.(res);
   if (!res.body) {
     onHits((await res.text()).split('\n').flatMap((l) => parseLine(l) ?? []));
     return;

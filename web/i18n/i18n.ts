@@ -1,7 +1,8 @@
-import i18next from 'i18next';
+import i18next, { type FormatterModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../../locales/en.json';
 import { pageConfig } from '../api/page-config';
+import { formatCount } from './format';
 import { DEFAULT_LOCALE, LOCALE_INFO, isRtl, localeTag, normalizeLocale, type LocaleCode } from './locales';
 
 /**
@@ -15,10 +16,22 @@ function applyDocumentLanguage(lng: string): void {
   document.body.classList.toggle('rtl', rtl);
 }
 
+/**
+ * Every number put into a sentence ({{count}} results, {{percent}}) is written by Intl in the language's digits,
+ * so counts read "٣ نتائج" in Arabic rather than "3 نتائج"; anything else is put in as it is.
+ */
+const numbersFormatter: FormatterModule = {
+  type: 'formatter',
+  init: () => {},
+  add: () => {},
+  addCached: () => {},
+  format: (value: unknown, _format: string | undefined, lng: string | undefined) => (typeof value === 'number' && lng ? formatCount(value, lng) : (value as string)),
+};
+
 /** Sets up i18next synchronously with the bundled English catalogue, so the first paint needs no fetch. */
 export function initI18n(): void {
   i18next.on('languageChanged', applyDocumentLanguage);
-  void i18next.use(initReactI18next).init({
+  void i18next.use(initReactI18next).use(numbersFormatter).init({
     resources: { en: { translation: en } },
     lng: DEFAULT_LOCALE,
     fallbackLng: DEFAULT_LOCALE,
@@ -28,7 +41,8 @@ export function initI18n(): void {
     load: 'currentOnly',
     initAsync: false,
     returnNull: false,
-    interpolation: { escapeValue: false }, // React escapes what it renders
+    // React escapes what it renders; alwaysFormat sends every value through numbersFormatter.
+    interpolation: { escapeValue: false, alwaysFormat: true },
   });
 }
 

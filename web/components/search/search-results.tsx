@@ -1,14 +1,21 @@
-import type { UIEvent } from 'react';
+import { useEffect, useRef, useState, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
-import type { SearchHit } from '../../api/search';
+import { pageConfig } from '../../api/page-config';
+import { hitThumbUrl, type SearchHit } from '../../api/search';
 import { encodePath } from '../../api/resources';
+import { auth } from '../../state/auth.state';
+import { queryTerms, type QueryTerms } from '../../state/search-rank';
 import { closeSearch, searchState, showMoreResults } from '../../state/search.state';
-import { ViewerIcon } from '../preview/viewer-icons';
+import { kindIcon } from '../ui/file-kind';
+import { Icon } from '../ui/icon';
+import { Highlighted } from './highlighted';
 
 /** Another page of results is shown when the list is scrolled this close to its end (spec §9). */
 const MORE_WITHIN_PX = 100;
+/** Names the server makes image thumbnails for (the hit carries no type; the name decides). */
+const IMAGE = /\.(jpe?g|png|gif|webp|bmp|avif|heic|heif|tiff?)$/i;
 
 /** The in-app URL of a hit: per-segment encoding, a trailing slash for folders. */
 export function hitUrl(basePath: string, hit: SearchHit): string {
@@ -16,11 +23,57 @@ export function hitUrl(basePath: string, hit: SearchHit): string {
   return `/files${base}/${encodePath(hit.path)}${hit.dir ? '/' : ''}`;
 }
 
-/** Results as they stream in: 50 at first, 50 more each time the list is scrolled near its end. */
+/** The DOM id of the n-th result (aria-activedescendant of the input). */
+export const hitId = (n: number) => `search-hit-${n}`;
+
+/** A found image's thumbnail, falling back to the type icon when the server has none. */
+function HitIcon({ hit, path, thumbs }: { hit: SearchHit; path: string; thumbs: boolean }) {
+  const [failed, setFailed] = useState(false);
+  const name = hit.path.slice(hit.path.lastIndexOf('/') + 1);
+  if (thumbs && !hit.dir && !failed && IMAGE.test(name)) {
+    return <img className="search__thumb" src={hitThumbUrl(path)} alt="" loading="lazy" decoding="async" data-testid="search-thumb" onError={() => setFailed(true)} />;
+  }
+  return <Icon name={hit.dir ? 'folder' : IMAGE.test(name) ? 'fileImage' : kindIcon(name)} className={hit.dir ? 'search__icon is-dir' : 'search__icon'} />;
+}
+
+function HitRow({ hit, n, active, basePath, terms, thumbs }: { hit: SearchHit; n: number; active: boolean; basePath: string; terms: QueryTerms; thumbs: boolean }) {
+  const { t } = useTranslation();
+  const cut = hit.path.lastIndexOf('/');
+  const name = hit.path.slice(cut + 1);
+  const folder = cut > 0 ? hit.path.slice(0, cut) : '';
+  return (
+    <li id={hitId(n)} role="option" aria-selected={active}>
+      <Link href={hitUrl(basePath, hit)} className={active ? 'search__hit is-active' : 'search__hit'} tabIndex={-1} data-testid="search-hit" data-path={hit.path} data-dir={hit.dir} onClick={closeSearch}>
+        <HitIcon hit={hit} path={basePath.replace(/\/?$/, '/') + hit.path} thumbs={thumbs} />
+        <span className="search__text">
+          <bdi className="search__name" data-testid="search-hit-name">
+            <Highlighted text={name} terms={terms} />
+          </bdi>
+          {folder && (
+            <bdi className="search__folder">
+              <Highlighted text={folder} terms={terms} />
+            </bdi>
+          )}
+        </span>
+        <span className="search__kind">{t(hit.dir ? 'search.folder' : 'search.file')}</span>
+      </Link>
+    </li>
+  );
+}
+
+/** Results as they stream in, best match first: 50 at first, 50 more each time the list is scrolled near its end. */
 export function SearchResults() {
   const { t } = useTranslation();
   const snap = useSnapshot(searchState);
+  const { user } = useSnapshot(auth);
+  const list = useRef<HTMLUListElement>(null);
   const shown = snap.hits.slice(0, snap.shown);
+  const terms = queryTerms(snap.ranQuery);
+  const thumbs = pageConfig.EnableThumbs && !!user?.perm.download;
+
+  useEffect(() => {
+    if (snap.active >= 0) document.getElementById(hitId(snap.active))?.scrollIntoView({ block: 'nearest' });
+  }, [snap.active]);
 
   const onScroll = (e: UIEvent<HTMLElement>) => {
     const el = e.currentTarget;
@@ -46,15 +99,9 @@ export function SearchResults() {
         </p>
       )}
       {shown.length > 0 && (
-        <ul className="search__list">
-          {shown.map((hit) => (
-            <li key={hit.path}>
-              <Link href={hitUrl(snap.basePath, hit)} className="search__hit" data-testid="search-hit" data-path={hit.path} data-dir={hit.dir} onClick={closeSearch}>
-                <ViewerIcon name={hit.dir ? 'folder' : 'file'} className={hit.dir ? 'search__icon is-dir' : 'search__icon'} />
-                <span className="search__path">{hit.path}</span>
-                <span className="search__kind">{t(hit.dir ? 'search.folder' : 'search.file')}</span>
-              </Link>
-            </li>
+        <ul className="search__list" id="search-listbox" role="listbox" aria-label={t('search.title')} ref={list}>
+          {shown.map((hit, n) => (
+            <HitRow key={hit.path} hit={hit} n={n} active={n === snap.active} basePath={snap.basePath} terms={terms} thumbs={thumbs} />
           ))}
         </ul>
       )}

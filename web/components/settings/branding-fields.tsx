@@ -15,7 +15,8 @@ export function BrandingFields({ branding, onChange }: { branding: Readonly<Bran
       <label className="field">
         <span className="field__label">{t('settings.branding.theme')}</span>
         <select className="input" name="brandingTheme" value={branding.theme} onChange={(e) => set('theme', e.target.value as Branding['theme'])}>
-          <option value="">{t('settings.themes.light')}</option>
+          <option value="">{t('settings.themes.system')}</option>
+          <option value="light">{t('settings.themes.light')}</option>
           <option value="dark">{t('settings.themes.dark')}</option>
         </select>
       </label>

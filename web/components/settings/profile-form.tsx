@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TokenUser } from '../../../server/contract/user';
+import { pageConfig } from '../../api/page-config';
 import { normalizeLocale } from '../../i18n/locales';
 import { saveProfile, type ProfilePrefs } from '../../state/settings.state';
 import { Checkbox } from './checkbox';
@@ -38,7 +39,8 @@ export function ProfileForm({ user }: { user: Pick<TokenUser, keyof ProfilePrefs
         <label className="field">
           <span className="field__label">{t('settings.profile.theme')}</span>
           <select className="input" name="theme" value={prefs.theme} onChange={(e) => set('theme', e.target.value as ProfilePrefs['theme'])}>
-            <option value="">{t('settings.themes.default')}</option>
+            {/* '' follows the instance default; with no instance default that is the system's scheme. */}
+            <option value="">{pageConfig.Theme ? t('settings.themes.default') : t('settings.themes.system')}</option>
             <option value="light">{t('settings.themes.light')}</option>
             <option value="dark">{t('settings.themes.dark')}</option>
           </select>

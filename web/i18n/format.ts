@@ -1,0 +1,112 @@
+// The one home for numbers, sizes, rates, durations and dates on screen: everything goes through Intl for the
+// language in use, so digits, decimal marks, unit names and their order follow the locale (issue 16 item 7).
+
+import { isRtl } from './locales';
+
+const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte', 'petabyte'] as const;
+
+/**
+ * First-strong isolation (U+2068 … U+2069) in right-to-left languages: "1.2 MB" keeps its own order inside Arabic,
+ * Hebrew or Persian text instead of reading "MB 1.2". Left-to-right text needs none, so none is added there.
+ */
+const isolate = (s: string, lng: string) => (isRtl(lng) ? `\u2068${s}\u2069` : s);
+
+/**
+ * A name or path put into a translated sentence ("In {{path}}"), isolated the same way in right-to-left
+ * languages, so "2024 Holiday.jpg" never reads "Holiday.jpg 2024". Names shown on their own use `<bdi>` or
+ * `dir="auto"` in the markup instead.
+ */
+export const isolateText = isolate;
+
+const cache = new Map<string, Intl.NumberFormat>();
+function numberFormat(lng: string, opts: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${lng}|${JSON.stringify(opts)}`;
+  let f = cache.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(lng, opts);
+    cache.set(key, f);
+  }
+  return f;
+}
+
+function scaled(bytes: number): [number, number] {
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return [value, unit];
+}
+
+/**
+ * A byte count in the largest unit that keeps the number at least 1 (1024-based). Intl writes number and unit in
+ * the language's order and script; the result is isolated so that in Arabic, Hebrew or Persian text it is never
+ * split into "MB 1.2".
+ */
+export function formatSize(bytes: number, lng: string): string {
+  const [value, unit] = scaled(bytes);
+  return isolate(numberFormat(lng, { style: 'unit', unit: UNITS[unit], unitDisplay: 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value), lng);
+}
+
+/** A transfer rate ("3.4 MB/s"), same units and isolation as formatSize. */
+export function formatRate(bytesPerSecond: number, lng: string): string {
+  const [value, unit] = scaled(bytesPerSecond);
+  return isolate(numberFormat(lng, { style: 'unit', unit: `${UNITS[unit]}-per-second`, unitDisplay: 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value), lng);
+}
+
+/**
+ * A plain number ("12,345" / "١٢٬٣٤٥") in the language's digits; four-digit numbers stay ungrouped ("2024").
+ * Also used by i18next for every number put into a translated sentence (i18n.ts).
+ */
+export function formatCount(n: number, lng: string): string {
+  return numberFormat(lng, { maximumFractionDigits: 2, useGrouping: 'min2' }).format(n);
+}
+
+/** A percentage from 0–100 ("42 %", "٪٤٢"), as the language writes it. */
+export function formatPercent(percent: number, lng: string): string {
+  return isolate(numberFormat(lng, { style: 'percent', maximumFractionDigits: 0 }).format(percent / 100), lng);
+}
+
+/** A time span such as "1 min, 5 sec" or "45 sec" (time left), rounded to whole seconds. */
+export function formatDuration(seconds: number, lng: string): string {
+  const s = Math.max(0, Math.round(seconds));
+  const parts: string[] = [];
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  const unit = (u: string, v: number) => numberFormat(lng, { style: 'unit', unit: u, unitDisplay: 'short' }).format(v);
+  if (h) parts.push(unit('hour', h));
+  if (m) parts.push(unit('minute', m));
+  if (!h && (sec || !m)) parts.push(unit('second', sec));
+  return isolate(new Intl.ListFormat(lng, { style: 'narrow', type: 'unit' }).format(parts), lng);
+}
+
+const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 30],
+  ['month', 12],
+  ['year', Infinity],
+];
+
+/** "3 hours ago", "in 2 days": a time relative to now, in the given language. */
+export function formatRelative(date: Date | string | number, lng: string, now = Date.now()): string {
+  const ms = new Date(date).getTime();
+  if (Number.isNaN(ms)) return '';
+  let value = (ms - now) / 1000;
+  const rtf = new Intl.RelativeTimeFormat(lng, { numeric: 'auto' });
+  for (const [unit, size] of STEPS) {
+    if (Math.abs(value) < size) return rtf.format(Math.round(value), unit);
+    value /= size;
+  }
+  return rtf.format(Math.round(value), 'year');
+}
+
+/** The full date and time, in the given language. */
+export function formatExact(date: Date | string | number, lng: string): string {
+  const d = new Date(date);
+  if (Number.isNaN(d.getTime())) return '';
+  return new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+}
