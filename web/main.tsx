@@ -10,6 +10,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/login.css';
 import './styles/files.css';
+import './styles/bidi.css';
 
 /** Start-up: English first (bundled), then the session, then the user's language and theme, then the first render. */
 async function boot(): Promise<void> {

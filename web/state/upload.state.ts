@@ -26,6 +26,8 @@ export interface UploadJob {
   state: JobState;
   error: string;
   file: File | null;
+  /** Recent speed in bytes per second (0 until measured); time left is derived from it. */
+  rate: number;
 }
 
 /** One item to upload: a file (or an empty folder) at a path relative to the target folder. */
@@ -35,7 +37,42 @@ export interface UploadEntry {
   file: File | null;
 }
 
-export const uploads = proxy<{ jobs: UploadJob[]; percent: number }>({ jobs: [], percent: 0 });
+/** Totals over the jobs not cancelled: bytes sent, bytes to send, and the combined speed (bytes per second). */
+export interface UploadTotals {
+  loaded: number;
+  size: number;
+  rate: number;
+}
+
+export const uploads = proxy<{ jobs: UploadJob[]; percent: number; totals: UploadTotals }>({ jobs: [], percent: 0, totals: { loaded: 0, size: 0, rate: 0 } });
+
+/** Speed is measured over at least this long, and smoothed, so the figure does not jump with every chunk. */
+const RATE_WINDOW_MS = 500;
+const RATE_SMOOTHING = 0.4;
+/** The last measurement per job: when, and how many bytes had been sent. */
+const samples = new Map<number, { at: number; loaded: number }>();
+
+/** Seconds left at the current speed, or null while the speed is unknown. */
+export function secondsLeft(loaded: number, size: number, rate: number): number | null {
+  return rate > 0 ? Math.max(0, size - loaded) / rate : null;
+}
+
+function measure(job: UploadJob, now: number): void {
+  if (job.state !== 'active') {
+    if (job.rate) job.rate = 0;
+    samples.delete(job.id);
+    return;
+  }
+  const last = samples.get(job.id);
+  if (!last) {
+    samples.set(job.id, { at: now, loaded: job.loaded });
+    return;
+  }
+  if (now - last.at < RATE_WINDOW_MS) return;
+  const instant = ((job.loaded - last.loaded) * 1000) / (now - last.at);
+  job.rate = job.rate ? job.rate + RATE_SMOOTHING * (instant - job.rate) : instant;
+  samples.set(job.id, { at: now, loaded: job.loaded });
+}
 
 let nextId = 1;
 const transfers = new Map<number, Transfer>();
@@ -55,14 +92,21 @@ function flush(): void {
   flushTimer = null;
   let total = 0;
   let sum = 0;
+  let rate = 0;
+  const now = performance.now();
   for (const job of uploads.jobs) {
     if (job.state === 'cancelled') continue;
     const l = job.state === 'done' ? job.size : (loaded.get(job.id) ?? job.loaded);
     if (job.loaded !== l) job.loaded = l;
+    measure(job, now);
     total += job.size;
     sum += l;
+    rate += job.rate;
   }
   uploads.percent = total > 0 ? Math.min(100, Math.ceil((sum / total) * 100)) : 0;
+  uploads.totals = { loaded: sum, size: total, rate };
+  // While anything runs, keep measuring even if no progress event arrives (a stalled upload's speed falls).
+  if (busy()) scheduleFlush();
   setUploadPercent(uploads.percent);
 }
 
@@ -78,7 +122,9 @@ function finishAll(): void {
   succeeded = 0;
   uploads.jobs = [];
   uploads.percent = 0;
+  uploads.totals = { loaded: 0, size: 0, rate: 0 };
   loaded.clear();
+  samples.clear();
   setUploadPercent(0);
   if (ok) showSuccess('upload.done');
   void reloadListing();
@@ -137,6 +183,7 @@ export function enqueueUploads(entries: readonly UploadEntry[], base: string, ov
       state: 'queued',
       error: '',
       file: e.file ? ref(e.file) : null,
+      rate: 0,
     });
   }
   flush();

@@ -9,6 +9,7 @@ import { pageConfig } from '../../api/page-config';
 import { addSelected, removeSelected, resetSelection, selection, selectOnly, selectRange } from '../../state/selection.state';
 import '../../styles/files.css';
 import { ListingItem, type ItemHandlers } from './listing-item';
+import { EmptyFolder } from './empty-folder';
 import { SortBar } from './sort-bar';
 import { ITEMS_DRAG_TYPE, useListingDrop } from './use-listing-drop';
 import { useRenderLimit } from './use-render-limit';
@@ -143,9 +144,7 @@ export function Listing({ folder }: { folder: WebResource }) {
       {...drop.handlers}
     >
       {items.length === 0 ? (
-        <p className="listing__empty" data-testid="empty">
-          {t('files.lonely')}
-        </p>
+        <EmptyFolder path={folder.path} />
       ) : (
         <>
           <SortBar sorting={folder.sorting} />

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { Skeleton } from '../ui/skeleton';
 import type { PreviewerProps } from './previewer-props';
 import '../../styles/preview.css';
 
@@ -9,7 +10,13 @@ const PreviewerView = lazy(() => import('./previewer-view').then((m) => ({ defau
 
 export function Previewer(props: PreviewerProps) {
   return (
-    <Suspense fallback={<section className="previewer" aria-busy="true" />}>
+    <Suspense
+      fallback={
+        <section className="previewer" aria-busy="true">
+          <Skeleton kind="preview" />
+        </section>
+      }
+    >
       <PreviewerView {...props} />
     </Suspense>
   );

@@ -10,19 +10,26 @@ function messageKey(status: number) {
   return 'errors.internal' as const;
 }
 
-/** The error page body shown by the error routes and by the files view when a load fails. */
-export function ErrorState({ status, showHomeLink = false }: { status: number; showHomeLink?: boolean }) {
+/**
+ * The error page body shown by the error routes and by the files view when a load fails. Never a dead end: Retry
+ * (loads the page again, or `onRetry`) and a way Home.
+ */
+export function ErrorState({ status, onRetry }: { status: number; onRetry?: () => void }) {
   const { t } = useTranslation();
   return (
     <div className="error-state" data-testid="error-state" data-status={status}>
       <Icon name="alert" className="error-state__icon" />
       {status > 0 && <p className="error-state__code">{status}</p>}
       <p className="error-state__message">{t(messageKey(status))}</p>
-      {showHomeLink && (
-        <Link href="/files/" className="btn btn--secondary">
+      <div className="error-state__actions">
+        <button type="button" className="btn btn--primary" onClick={onRetry ?? (() => window.location.reload())} data-testid="error-retry">
+          {t('states.retry')}
+        </button>
+        <Link href="/files/" className="btn btn--secondary" data-testid="error-home">
+          <Icon name="home" />
           {t('errors.goHome')}
         </Link>
-      )}
+      </div>
     </div>
   );
 }

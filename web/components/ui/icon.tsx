@@ -277,11 +277,15 @@ const SHAPES = {
 
 export type IconName = keyof typeof SHAPES;
 
+/** Icons that point along the line of text; mirrored in right-to-left pages (styles/bidi.css). */
+const DIRECTIONAL: ReadonlySet<IconName> = new Set<IconName>(['chevronRight', 'back', 'forward', 'login', 'logout']);
+
 /** A small line icon drawn inline (no image requests; the CSP and offline use both forbid external assets). */
 export function Icon({ name, className }: { name: IconName; className?: string }) {
+  const base = DIRECTIONAL.has(name) ? 'icon icon--directional' : 'icon';
   return (
     <svg
-      className={className ? `icon ${className}` : 'icon'}
+      className={className ? `${base} ${className}` : base}
       viewBox="0 0 24 24"
       fill="none"
       stroke="currentColor"

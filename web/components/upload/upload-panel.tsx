@@ -1,11 +1,25 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { cancelAllUploads, cancelUpload, uploads, type UploadJob } from '../../state/upload.state';
+import { cancelAllUploads, cancelUpload, secondsLeft, uploads, type UploadJob } from '../../state/upload.state';
+import { formatDuration, formatRate, formatSize } from '../ui/format';
 import '../../styles/upload.css';
 import { Icon } from '../ui/icon';
 
 const STATE_KEYS = { queued: 'upload.queued', active: 'upload.active', done: 'upload.finished', failed: 'upload.failed', cancelled: 'upload.cancelled' } as const;
+
+/** "3.1 MB of 12 MB · 1.5 MB/s, 6 sec left": bytes, speed and time left, each written by Intl for the language. */
+function Figures({ loaded, size, rate, testId }: { loaded: number; size: number; rate: number; testId: string }) {
+  const { t, i18n } = useTranslation();
+  const lng = i18n.language;
+  const left = secondsLeft(loaded, size, rate);
+  return (
+    <span className="upload__figures" data-testid={testId} data-rate={Math.round(rate)}>
+      <span>{t('upload.progress', { loaded: formatSize(loaded, lng), size: formatSize(size, lng) })}</span>
+      <span>{left === null ? t('upload.measuring') : t('upload.speed', { rate: formatRate(rate, lng), left: formatDuration(left, lng) })}</span>
+    </span>
+  );
+}
 
 function JobRow({ job }: { job: UploadJob }) {
   const { t } = useTranslation();
@@ -19,6 +33,7 @@ function JobRow({ job }: { job: UploadJob }) {
           {job.name}
         </span>
         <span className="upload__state">{job.error || (job.state === 'active' && !job.isDir ? `${percent}%` : t(STATE_KEYS[job.state]))}</span>
+        {job.state === 'active' && !job.isDir && <Figures loaded={job.loaded} size={job.size} rate={job.rate} testId="upload-job-figures" />}
         {!job.isDir && (
           <span className="upload__bar" aria-hidden="true">
             <span style={{ inlineSize: `${percent}%` }} />
@@ -37,7 +52,7 @@ function JobRow({ job }: { job: UploadJob }) {
 /** The running uploads: overall percentage, each job's state, and cancel buttons. */
 export function UploadPanel() {
   const { t } = useTranslation();
-  const { jobs, percent } = useSnapshot(uploads);
+  const { jobs, percent, totals } = useSnapshot(uploads);
   const [open, setOpen] = useState(true);
   if (!jobs.length) return null;
   const count = jobs.filter((j) => j.state !== 'cancelled').length;
@@ -54,6 +69,7 @@ export function UploadPanel() {
           {t('buttons.cancelAll')}
         </button>
       </header>
+      {totals.size > 0 && <Figures loaded={totals.loaded} size={totals.size} rate={totals.rate} testId="upload-total-figures" />}
       {open && (
         <ul className="upload__jobs">
           {jobs.map((job) => (

@@ -15,7 +15,7 @@ export function ErrorScreen({ status }: { status: keyof typeof LABELS }) {
   return (
     <AppLayout title={label}>
       <div className="error-page" data-testid={`error-page-${status}`}>
-        <ErrorState status={status} showHomeLink />
+        <ErrorState status={status} />
         {window.history.length > 1 && (
           <button type="button" className="link-button error-page__back" onClick={() => window.history.back()} data-testid="error-back">
             {t('errors.goBack')}

@@ -9,6 +9,7 @@ import { AppLayout } from '../../components/layout/app-layout';
 import { Breadcrumbs } from '../../components/layout/breadcrumbs';
 import { usePageTitle } from '../../components/layout/use-page-title';
 import { ErrorState } from '../../components/ui/error-state';
+import { Skeleton } from '../../components/ui/skeleton';
 import { auth } from '../../state/auth.state';
 import { closeFiles, files, openPath } from '../../state/files.state';
 import { closePrompt } from '../../state/prompts.state';
@@ -78,11 +79,9 @@ export function FilesScreen() {
           <SelectionBar user={user} folder={folder} selected={chosen} onClear={resetSelection} />
         </>
       ) : ready && snap.error ? (
-        <ErrorState status={snap.error.status} />
+        <ErrorState status={snap.error.status} onRetry={() => void openPath(path)} />
       ) : (
-        <p className="status-text" role="status" data-testid="files-loading">
-          {t('files.loading')}
-        </p>
+        <Skeleton kind="listing" testId="files-loading" />
       )}
     </AppLayout>
   );
