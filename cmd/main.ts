@@ -6,6 +6,7 @@ import { registerCmds } from './commands/cmds';
 import { registerConfig } from './commands/config';
 import { registerDb } from './commands/db';
 import { registerDoctor } from './commands/doctor';
+import { registerIndex } from './commands/name-index';
 import { registerMisc } from './commands/misc';
 import { registerRules } from './commands/rules';
 import { registerServe } from './commands/serve';
@@ -38,6 +39,7 @@ registerDoctor(program);
 registerAudit(program);
 registerSessions(program);
 registerHealth(program);
+registerIndex(program);
 
 // No top-level await: the binary is compiled to bytecode, which needs a CommonJS-shaped entry.
 program.parseAsync(process.argv).catch((e: unknown) => {

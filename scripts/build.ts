@@ -75,6 +75,7 @@ mkdirSync(join(ROOT, 'dist'), { recursive: true });
 // (server/services/work/worker-pool.ts looks for it there). No --bytecode: with it (Bun 1.4.5) the worker cannot
 // load @napi-rs/image's native add-on ("Cannot find native binding"), so every resized preview would be a 500.
 const WORKER = 'server/services/work/work.worker.ts';
-await $`${process.execPath} build --compile --minify --define FILEDECK_VERSION=${JSON.stringify(version)} --define process.env.NODE_ENV='"production"' ${join(ROOT, 'cmd/main.ts')} ${join(ROOT, WORKER)} --outfile ${outfile}`.cwd(ROOT).quiet();
+const INDEX_WORKER = 'server/services/index/index.worker.ts'; // name-index.service.ts looks for it there
+await $`${process.execPath} build --compile --minify --define FILEDECK_VERSION=${JSON.stringify(version)} --define process.env.NODE_ENV='"production"' ${join(ROOT, 'cmd/main.ts')} ${join(ROOT, WORKER)} ${join(ROOT, INDEX_WORKER)} --outfile ${outfile}`.cwd(ROOT).quiet();
 if (!existsSync(outfile)) throw new Error('compile produced no binary');
 console.log(`binary: ${relative(ROOT, outfile)} (${(statSync(outfile).size / 1048576).toFixed(1)} MiB, ${Math.round(performance.now() - t0)} ms total)`);

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Config } from './core/config';
 import { createLogger, type Logger } from './core/log';
 import { MetricsRegistry } from './core/metrics';
@@ -28,6 +29,8 @@ import { UsersService } from './services/users/users.service';
 import { SharesService } from './services/shares/shares.service';
 import { TrashStore } from './db/trash.store';
 import { TrashService } from './services/trash/trash.service';
+import { NameIndex } from './services/index/name-index.service';
+import { indexedHooks } from './services/index/index-hooks';
 import { JobsStore } from './db/jobs.store';
 import { actorFor } from './services/actor';
 import { JobsService } from './services/jobs/jobs.service';
@@ -61,7 +64,9 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
   // Checksums and previews run on worker threads with global and per-user limits (services/work/work-limits.ts).
   const work = createWork({ imageProcessors: config.imageProcessors });
   const previews = new PreviewService({ cacheDir: config.cacheDir, store: stores.previews, enableThumbnails: config.enableThumbnails, resizePreview: config.resizePreview, work: work.previews });
-  const files = new FilesService({ hooks, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums, audit });
+  // The name index (search, folder sizes): a local SQLite file per instance; `serve` starts it (services/index).
+  const index = new NameIndex({ file: join(config.cacheDir, 'name-index.db'), root: config.root, log, watchLimit: config.indexWatchLimit, reconcileMs: config.indexReconcile, pollMs: config.indexPoll });
+  const files = new FilesService({ hooks: indexedHooks(hooks, index), folderSizes: index, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums, audit });
   const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits, audit });
   users.onScopeChanged = (id) => shares.revokeUnreachable(id);
   const trash = new TrashService({ store: new TrashStore(db), users: stores.users, shares: stores.shares, files, root: config.root, followExternalSymlinks: config.followExternalSymlinks, trashSettings: () => settings.get().trash, globalRules: () => settings.get().rules });
@@ -85,14 +90,16 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
     hooks,
     runner,
     shares,
+    trash,
     health: new HealthService(new HealthStore(db)),
     // Per process (per test app): the HTTP layer registers request metrics; jobs and the index may add theirs.
     metrics: new MetricsRegistry(),
-    trash,
     audit,
+    index,
     jobs,
     close: async () => {
       await jobs.close();
+      index.close();
       work.close();
       return db.close();
     },

@@ -47,6 +47,8 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
   const uploadSweep = () => void s.tus.sweep().catch((e) => s.log.warn(`upload sweep: ${(e as Error).message}`));
   setInterval(uploadSweep, 60_000).unref();
   new TempSweep({ root: config.root, cacheDir: config.cacheDir, tus: s.tus, log: s.log }).start(600_000);
+  // The name index: built in the background at first start, caught up at restart, then watched (services/index).
+  s.index.start();
   // The trash: its folder made now (so commands' sandboxes mask it), retention and size caps at start and hourly.
   await s.trash.purge.start(config.root, s.log, 3_600_000);
   // Jobs a crash left running or queued are marked interrupted (their partial temps removed), then checked periodically.

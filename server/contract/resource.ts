@@ -10,6 +10,11 @@ export interface Resource {
   modified: string;
   mode: number;
   isDir: boolean;
+  /**
+   * Folders only: the bytes of every file beneath it, from the name index (absent while the index is building or
+   * for a linked folder). `size` stays the folder's own inode size, as the reference's clients expect.
+   */
+  folderSize?: number;
   isSymlink: boolean;
   type: ResourceType;
   content?: string;

@@ -34,6 +34,9 @@ export interface Config {
   databaseConnectTimeout: number; // milliseconds
   shutdownTimeout: number; // milliseconds
   tokenRenewGrace: number; // milliseconds
+  indexWatchLimit: number;
+  indexReconcile: number; // milliseconds
+  indexPoll: number; // milliseconds
   logFormat: 'text' | 'json';
   metricsToken: string;
   metricsAllow: string[];
@@ -75,6 +78,9 @@ export const CONFIG_KEYS: Record<keyof Config, KeySpec> = {
   bwrapPath: { kind: 'string', default: '', help: 'bubblewrap executable (default: /usr/bin/bwrap, else PATH)' },
   tokenRenewGrace: { kind: 'duration', default: '10s', help: 'after a token is renewed, how long it still works and renews to the same successor (clients renew in parallel)', check: (v) => ((v as number) >= 0 && (v as number) <= 300_000 ? null : 'must be between 0s and 5m') },
   shutdownTimeout: { kind: 'duration', default: '30s', help: 'on SIGTERM, SIGINT or SIGHUP: how long in-flight requests may finish before they are cut', check: (v) => ((v as number) >= 0 ? null : 'must not be negative') },
+  indexWatchLimit: { kind: 'int', default: '0', help: 'name index: most folders watched for changes (0: as many as the kernel allows); past it, periodic reconciles (indexPoll)', check: (v) => ((v as number) >= 0 ? null : 'must not be negative') },
+  indexReconcile: { kind: 'duration', default: '1h', help: 'name index: full reconcile with the disk while watching (catches missed events)', check: (v) => ((v as number) >= 1000 ? null : 'must be at least 1s') },
+  indexPoll: { kind: 'duration', default: '30s', help: 'name index: reconcile period when folders are not watched (watch limit reached)', check: (v) => ((v as number) >= 200 ? null : 'must be at least 200ms') },
   databaseConnectTimeout: { kind: 'duration', default: '10s', help: 'PostgreSQL: how long to wait for the database at start before giving up', check: (v) => ((v as number) >= 100 ? null : 'must be at least 100ms') },
 };
 

@@ -21,6 +21,7 @@ import type { SettingsService } from './settings/settings.service';
 import type { SharesService } from './shares/shares.service';
 import type { TrashService } from './trash/trash.service';
 import type { UsersService } from './users/users.service';
+import type { NameIndex } from './index/name-index.service';
 
 /** Everything the HTTP layer and the CLI share. Built once per process by createServices(). */
 export interface Services {
@@ -37,6 +38,8 @@ export interface Services {
   hooks: Hooks;
   runner: Runner;
   shares: SharesService;
+  /** The per-instance name index: search and folder sizes (services/index); `serve` starts it. */
+  index: NameIndex;
   /** Deletes into the trash; restore, delete forever, empty, purge (services/trash). */
   trash: TrashService;
   /** The audit log's one home (record, list, purge). */

@@ -1,13 +1,14 @@
 import { Elysia } from 'elysia';
 import type { Services } from '../../services/services';
 import type { Actor } from '../../services/actor';
-import { search } from '../../services/search/search.service';
+import { searchAny } from '../../services/index/index-search';
 import type { AuthPlugin } from '../plugins/auth.plugin';
 import { pathAfter } from '../request-path';
 
 /**
- * GET /api/search/{path}?query=: newline-delimited JSON, one {"dir","path"} per line, sent as found. The walk
- * stops when the client goes away.
+ * GET /api/search/{path}?query=: newline-delimited JSON, one {"dir","path"} per line, sent as found (ranked when
+ * from the name index). `X-Search-Source` says where results come from: `index`, or `walk` (with `; building=N`
+ * while the index is being built, N in percent). The search stops when the client goes away.
  */
 export function searchRoutes(s: Services, auth: AuthPlugin) {
   const P = `${s.config.baseURL}/api/search`;
@@ -16,7 +17,9 @@ export function searchRoutes(s: Services, auth: AuthPlugin) {
     const query = new URL(request.url).searchParams.get('query') ?? '';
     const ac = new AbortController();
     request.signal.addEventListener('abort', () => ac.abort());
-    const hits = search(actor, path, query, ac.signal);
+    // From the name index when it is ready; else today's walk, and the header says the index is building.
+    const run = await searchAny(s.index, actor, path, query, ac.signal);
+    const hits = run.hits;
     const first = await hits.next(); // a bad path fails here, before the 200
     const enc = new TextEncoder();
     let pending = first.done ? null : first.value;
@@ -40,7 +43,8 @@ export function searchRoutes(s: Services, auth: AuthPlugin) {
         ac.abort();
       },
     });
-    return new Response(stream, { headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-cache, no-store, must-revalidate', 'X-Content-Type-Options': 'nosniff' } });
+    const source = run.source === 'index' ? 'index' : run.percent !== undefined ? `walk; building=${run.percent}` : 'walk';
+    return new Response(stream, { headers: { 'X-Search-Source': source, 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-cache, no-store, must-revalidate', 'X-Content-Type-Options': 'nosniff' } });
   };
   return new Elysia().use(auth).get('/api/search', handler, { auth: 'user' }).get('/api/search/*', handler, { auth: 'user' });
 }

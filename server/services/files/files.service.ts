@@ -25,8 +25,16 @@ export interface FilesDeps {
   typeDetectionByHeader: boolean;
   /** Checksums run here: worker threads, fair global and per-user slots, a time limit (services/work). */
   checksums: HeavyWork;
+  /** Folder sizes from the name index (services/index); absent answers while it is not ready. */
+  folderSizes?: FolderSizes;
   /** Deletes are recorded here. */
   audit?: AuditService;
+}
+
+/** Sizes of everything beneath folders, by absolute real path (the name index answers; undefined/null: unknown). */
+export interface FolderSizes {
+  folderTotal(absDir: string): number | undefined;
+  folderTotals(absDir: string): Map<string, number> | null;
 }
 
 /** Reading files and folders inside the actor's scope, under its rules. Writes live in files-write.ts. */
@@ -81,6 +89,9 @@ export class FilesService {
       if (opts.checksum !== undefined) throw invalid('checksums are computed for files only');
       const sorting = actor.user?.sorting ?? { by: 'name' as const, asc: false };
       const listing = await scanFolder(actor, path, { by: sorting.by || 'name', asc: sorting.asc }, this.deps.typeDetectionByHeader);
+      const size = this.deps.folderSizes?.folderTotal(real);
+      if (size !== undefined) res.folderSize = size;
+      listing.folderSizes = this.deps.folderSizes?.folderTotals(real) ?? null;
       return { res, listing };
     }
     const sample = needsSniff(res.name, res.size) && stats.isFile() ? await actor.fs.head(real) : undefined;

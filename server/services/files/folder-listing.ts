@@ -37,6 +37,8 @@ export class FolderListing {
   readonly numDirs: number;
   readonly numFiles: number;
   private subtitleNames: string[] | null = null;
+  /** Sizes of the sub-folders by name, from the name index (null while it is not ready). */
+  folderSizes: Map<string, number> | null = null;
 
   constructor(
     private readonly actor: Actor,
@@ -78,6 +80,7 @@ export class FolderListing {
     const e = await this.actor.fs.entry(this.real, name);
     if (!e) return null;
     const item = describe(joinVirtual(this.path, name), name, e.stats, e.isSymlink);
+    if (item.isDir && !e.isSymlink && this.folderSizes?.has(name)) item.folderSize = this.folderSizes.get(name);
     if (e.broken) item.type = 'invalid_link';
     else if (!item.isDir) {
       const mime = mimeOf(name);

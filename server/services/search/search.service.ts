@@ -30,7 +30,7 @@ export function parseQuery(raw: string): SearchQuery {
   return { caseSensitive, types, terms };
 }
 
-function typeMatches(name: string, isDir: boolean, types: string[]): boolean {
+export function typeMatches(name: string, isDir: boolean, types: string[]): boolean {
   if (!types.length) return true;
   if (isDir) return false;
   const lower = name.toLowerCase();

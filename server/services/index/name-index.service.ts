@@ -1,0 +1,223 @@
+import { mkdirSync, realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Logger } from '../../core/log';
+import { NameIndexStore } from '../../db/name-index.store';
+import { indexPath } from '../../fs/index-walk';
+import { watchTree, type TreeWatch } from '../../fs/tree-watch';
+import { IndexBuilder } from './index-builder';
+import type { IndexEvent, IndexJob } from './index.worker';
+
+export interface NameIndexOptions {
+  /** The index file (per instance, in the cache folder). */
+  file: string;
+  root: string;
+  log: Logger;
+  /** Most folders watched through inotify (0: as many as the kernel allows); past it, periodic reconciles. */
+  watchLimit: number;
+  /** Full reconcile while watching (catches what the watcher missed). */
+  reconcileMs: number;
+  /** Reconcile period when not watching (the watch limit was reached). */
+  pollMs: number;
+}
+
+export interface IndexStatus {
+  state: 'off' | 'building' | 'ready';
+  /** Build progress, 0–100 (an estimate from the last build's count). */
+  percent: number;
+  entries: number;
+  folders: number;
+  builtAt: number | null;
+  lastReconcile: number | null;
+  /** How changes made outside the server are noticed. */
+  watching: 'inotify' | 'polling' | 'off';
+}
+
+/** Where the worker's code is (see services/work/worker-pool.ts for why the compiled binary needs a fixed path). */
+function workerSpecifier(): string {
+  if (import.meta.url.includes('$bunfs')) return './server/services/index/index.worker.ts';
+  return new URL('./index.worker.ts', import.meta.url).href;
+}
+
+/**
+ * The per-instance name index (search, folder sizes). Reads happen here on the main thread (indexed queries);
+ * every write happens on the index worker thread, which builds at first start, catches up at restart, applies
+ * the paths the watcher and the server's own writes report, and reconciles on a schedule.
+ */
+export class NameIndex {
+  readonly root: string;
+  private store: NameIndexStore | null = null;
+  private worker: Worker | null = null;
+  private watch: TreeWatch | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private done = 0;
+  private pings = new Map<number, () => void>();
+  private nextPing = 1;
+  watching: IndexStatus['watching'] = 'off';
+
+  constructor(readonly opts: NameIndexOptions) {
+    let root = opts.root;
+    try {
+      root = realpathSync(root);
+    } catch {
+      // not created yet: used as given
+    }
+    this.root = root;
+  }
+
+  /** The reader connection (also creates the file and schema). */
+  private db(): NameIndexStore {
+    if (!this.store) {
+      mkdirSync(dirname(this.opts.file), { recursive: true });
+      this.store = new NameIndexStore(this.opts.file);
+    }
+    return this.store;
+  }
+
+  /** Starts the worker (build or catch-up), the watcher and the reconcile schedule. */
+  start(): void {
+    if (this.worker) return;
+    this.db();
+    const w = new Worker(workerSpecifier());
+    this.worker = w;
+    w.onmessage = (e: MessageEvent<IndexEvent>) => this.onEvent(e.data);
+    w.onerror = (e) => this.opts.log.error(`index worker: ${(e as ErrorEvent).message}`);
+    this.post({ type: 'init', file: this.opts.file, root: this.root });
+    this.startWatching();
+  }
+
+  private onEvent(e: IndexEvent): void {
+    if (e.type === 'progress') this.done = e.done;
+    else if (e.type === 'pong') {
+      this.pings.get(e.id)?.();
+      this.pings.delete(e.id);
+    } else if (e.type === 'error') this.opts.log.warn(`name index: ${e.message}`);
+    else if (e.type === 'state' && e.state === 'ready') {
+      this.opts.log.info(`name index ready (${this.db().counts().entries} entries)`);
+      this.checkWatchLimit();
+    }
+  }
+
+  private post(job: IndexJob): void {
+    this.worker?.postMessage(job);
+  }
+
+  private startWatching(): void {
+    this.watch = watchTree(
+      this.root,
+      (abs) => {
+        if (abs.includes(null)) return this.post({ type: 'reconcile' });
+        const paths = (abs as string[]).map((a) => indexPath(this.root, a)).filter((p): p is string => p !== null);
+        // A path and its parent: a name that appeared or vanished changes the folder (mtime, totals) too.
+        if (paths.length) this.post({ type: 'touch', paths, deep: false });
+      },
+      (e) => this.fallBack(`the folder watch failed (${(e as NodeJS.ErrnoException).code ?? e.message}; the kernel's inotify watch limit is fs.inotify.max_user_watches)`),
+    );
+    this.watching = 'inotify';
+    this.schedule(this.opts.reconcileMs);
+  }
+
+  /** After a build: more folders than the configured watch limit means periodic reconciles instead of watching. */
+  private checkWatchLimit(): void {
+    const limit = this.opts.watchLimit;
+    if (!limit || this.watching !== 'inotify') return;
+    const folders = this.db().counts().folders + 1;
+    if (folders > limit) this.fallBack(`${folders} folders exceed the watch limit of ${limit} (indexWatchLimit)`);
+  }
+
+  private fallBack(why: string): void {
+    this.watch?.close();
+    this.watch = null;
+    this.watching = 'polling';
+    this.opts.log.warn(`name index: ${why}; changes made outside the server are picked up by a reconcile every ${Math.round(this.opts.pollMs / 1000)} s`);
+    this.schedule(this.opts.pollMs);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = setInterval(() => this.post({ type: 'reconcile' }), ms);
+    this.timer.unref?.();
+  }
+
+  /** Absolute paths the server itself just changed (created, replaced, moved away or in, deleted). */
+  touch(abs: string[]): void {
+    if (!this.worker) return;
+    const paths = abs.map((a) => indexPath(this.root, a)).filter((p): p is string => p !== null);
+    if (paths.length) this.post({ type: 'touch', paths, deep: true });
+  }
+
+  /** Resolves once everything reported so far is in the index (tests, the CLI). */
+  settled(): Promise<void> {
+    if (!this.worker) return Promise.resolve();
+    const id = this.nextPing++;
+    return new Promise((resolve) => {
+      this.pings.set(id, resolve);
+      this.post({ type: 'ping', id });
+    });
+  }
+
+  /** Starts a full build from nothing (in the worker) and resolves when it is done. */
+  async rebuild(): Promise<void> {
+    this.post({ type: 'build' });
+    await this.settled();
+  }
+
+  /**
+   * A full build on this thread, without the worker (the CLI's `index rebuild`; a running server sees the state
+   * "building" in the file, searches by walking meanwhile, and keeps applying its changes afterwards).
+   */
+  async rebuildHere(onProgress: (done: number) => void = () => {}): Promise<void> {
+    await new IndexBuilder(this.db(), this.root, onProgress).build();
+  }
+
+  /** Runs a full reconcile now and resolves when it is done. */
+  async reconcile(): Promise<void> {
+    this.post({ type: 'reconcile' });
+    await this.settled();
+  }
+
+  /** True when search and folder sizes can come from the index. */
+  ready(): boolean {
+    return this.db().meta('state') === 'ready' && this.db().meta('root') === this.root;
+  }
+
+  status(): IndexStatus {
+    const s = this.db();
+    const raw = s.meta('state');
+    const state = raw === 'ready' && s.meta('root') === this.root ? 'ready' : raw === 'building' ? 'building' : 'off';
+    const counts = s.counts();
+    const estimate = Number(s.meta('estimate') ?? 0);
+    const done = Math.max(this.done, Number(s.meta('progress') ?? 0));
+    const percent = state === 'ready' ? 100 : estimate ? Math.min(99, Math.floor((done / estimate) * 100)) : 0;
+    const num = (k: string) => (s.meta(k) === null ? null : Number(s.meta(k)));
+    return { state, percent, ...counts, builtAt: num('built_at'), lastReconcile: num('last_reconcile'), watching: this.watching };
+  }
+
+  /** The reader store, for search (index-search.ts). */
+  reader(): NameIndexStore {
+    return this.db();
+  }
+
+  /** Sizes of the sub-folders of a folder (absolute real path), by name; null while the index is not ready. */
+  folderTotals(absDir: string): Map<string, number> | null {
+    const p = indexPath(this.root, absDir);
+    return p !== null && this.ready() ? this.db().childTotals(p) : null;
+  }
+
+  /** Size of everything beneath a folder (absolute real path); undefined while unknown. */
+  folderTotal(absDir: string): number | undefined {
+    const p = indexPath(this.root, absDir);
+    if (p === null || !this.ready()) return undefined;
+    const r = this.db().get(p);
+    return r?.isDir ? r.total : undefined;
+  }
+
+  close(): void {
+    this.watch?.close();
+    if (this.timer) clearInterval(this.timer);
+    this.worker?.terminate();
+    this.worker = null;
+    for (const r of this.pings.values()) r();
+    this.store?.close();
+    this.store = null;
+  }
+}
