@@ -73,7 +73,7 @@ export const ListingItem = memo(function ListingItem({ item, selected, cut, drop
           {item.name}
           {cut && <span className="sr-only"> ({t('files.cut')})</span>}
         </p>
-        <p className="item__size">{item.isDir ? '—' : item.type === 'invalid_link' ? t('files.invalidLink') : formatSize(item.size, lng)}</p>
+        <p className="item__size">{item.isDir ? (item.folderSize !== undefined ? formatSize(item.folderSize, lng) : '—') : item.type === 'invalid_link' ? t('files.invalidLink') : formatSize(item.size, lng)}</p>
         <p className="item__modified">
           <time dateTime={item.modified} title={exact}>
             {exactDates ? exact : formatRelative(item.modified, lng)}

@@ -51,7 +51,8 @@ export function InfoPrompt({ items }: PromptData['info']) {
   const { user } = useSnapshot(auth);
   const lng = i18n.language;
   const only = items.length === 1 ? items[0] : undefined;
-  const total = items.reduce((sum, i) => sum + (i.isDir ? 0 : i.size), 0);
+  // Folders count with their size from the name index (folderSize) when the server knows it.
+  const total = items.reduce((sum, i) => sum + (i.isDir ? (i.folderSize ?? 0) : i.size), 0);
   const close = <PromptButton kind="primary" submit label={t('buttons.ok')} testId="prompt-confirm" />;
   return (
     <PromptFrame title={t('prompts.infoTitle')} testId="info" onSubmit={closePrompt} actions={close} wide>
@@ -66,11 +67,11 @@ export function InfoPrompt({ items }: PromptData['info']) {
               <dt>{t('prompts.path')}</dt>
               <dd>{only.path}</dd>
             </div>
-            {!only.isDir && (
+            {(!only.isDir || only.folderSize !== undefined) && (
               <div className="info__row">
                 <dt>{t('prompts.size')}</dt>
                 <dd data-testid="info-size">
-                  {formatSize(only.size, lng)} <span className="muted">({only.size.toLocaleString(lng)})</span>
+                  {formatSize(only.isDir ? only.folderSize! : only.size, lng)} <span className="muted">({(only.isDir ? only.folderSize! : only.size).toLocaleString(lng)})</span>
                 </dd>
               </div>
             )}
