@@ -23,10 +23,13 @@ export async function newPage(browser: Browser, opts: { locale?: string; width?:
   return { context, page };
 }
 
-/** Saves a screenshot once the start-up loading indicator is gone. */
-export async function shot(page: Page, name: string): Promise<Buffer> {
+/**
+ * Saves a screenshot once the start-up loading indicator is gone: the whole page, or only the window with
+ * `fullPage: false` (a virtualised listing makes the page far taller than Chromium can capture).
+ */
+export async function shot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<Buffer> {
   await page.waitForSelector('#loading', { state: 'detached' });
-  return page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  return page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage ?? true });
 }
 
 export async function loginThroughForm(page: Page, username: string, password: string): Promise<void> {

@@ -197,7 +197,7 @@ describe('files listing', () => {
     await context.close();
   });
 
-  test('a folder of 10,000 files renders a first page only and grows while scrolling', async () => {
+  test('a folder of 10,000 files renders only the rows in view, as the window scrolls', async () => {
     const { context, page } = await newPage(browser);
     await login(page);
     await page.goto(`${server.url}/files/Big/`);
@@ -206,16 +206,17 @@ describe('files listing', () => {
     const first = await page.locator('[data-testid=item]').count();
     expect(first).toBeGreaterThan(0);
     expect(first).toBeLessThan(200);
-    await shot(page, 'files-big-folder');
+    // The page is as tall as every item (virtualised rows), far taller than Chromium captures: the window only.
+    await shot(page, 'files-big-folder', { fullPage: false });
     for (let i = 0; i < 6; i++) {
       await page.mouse.wheel(0, 4000);
-      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-      await page.waitForTimeout(150);
+      await page.waitForTimeout(50);
     }
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=item]').length > n, first);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.waitForSelector(`[data-name="file-${String(BIG - 1).padStart(5, '0')}.txt"]`);
     const later = await page.locator('[data-testid=item]').count();
-    expect(later).toBeGreaterThan(first);
-    expect(later).toBeLessThan(BIG);
+    expect(later).toBeGreaterThan(0);
+    expect(later).toBeLessThan(200);
     // Ctrl+A still selects every item, rendered or not.
     await page.keyboard.press('Control+a');
     expect(await page.textContent('[data-testid=action-download] .icon-btn__badge')).toBe(String(BIG));

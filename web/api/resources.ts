@@ -18,22 +18,34 @@ export function encodePath(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
 }
 
-function withUrls(res: Resource): WebResource {
-  const folderUrl = `/files${encodePath(res.path)}`.replace(/\/?$/, '/');
-  const { items, ...rest } = res;
-  const out: WebResource = { ...rest, url: res.isDir ? folderUrl : `/files${encodePath(res.path)}`, index: 0 };
-  if (items) {
-    out.items = items.map((item, index) => ({
-      ...item,
-      items: undefined,
-      index,
-      url: folderUrl + encodeURIComponent(item.name) + (item.isDir ? '/' : ''),
-    }));
+/** The in-app URL of a folder's listing, ending in '/'. */
+export const folderUrlOf = (path: string) => `/files${encodePath(path)}`.replace(/\/?$/, '/');
+
+/**
+ * Turns items freshly parsed from the folder whose listing URL is `folderUrl` into WebResources, in place (they
+ * are nobody else's): their index among the siblings counts from `start`, and nested items are dropped.
+ */
+export function asWebItems(items: Resource[], folderUrl: string, start: number): WebResource[] {
+  const out = items as unknown as WebResource[];
+  for (let k = 0; k < out.length; k++) {
+    const item = out[k]!;
+    item.items = undefined;
+    item.index = start + k;
+    item.url = folderUrl + encodeURIComponent(item.name) + (item.isDir ? '/' : '');
   }
   return out;
 }
 
-const absolute = (path: string) => (path.startsWith('/') ? path : `/${path}`);
+/** A resource freshly parsed from the API as a WebResource (its items converted in place). */
+export function withUrls(res: Resource): WebResource {
+  const folderUrl = folderUrlOf(res.path);
+  const { items, ...rest } = res;
+  const out: WebResource = { ...rest, url: res.isDir ? folderUrl : `/files${encodePath(res.path)}`, index: 0 };
+  if (items) out.items = asWebItems(items, folderUrl, 0);
+  return out;
+}
+
+export const absolute = (path: string) => (path.startsWith('/') ? path : `/${path}`);
 
 /** GET /api/resources/{path}: a file, or a folder with its items. `path` is decoded ("/a b/"). */
 export async function fetchResource(path: string, signal?: AbortSignal): Promise<WebResource> {

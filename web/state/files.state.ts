@@ -2,7 +2,8 @@ import { proxy, ref } from 'valtio/vanilla';
 import type { SortBy, ViewMode } from '../../server/contract/user';
 import { VIEW_MODES } from '../../server/contract/user';
 import { isApiError } from '../api/client';
-import { fetchResource, saveListingPrefs, type WebResource } from '../api/resources';
+import { saveListingPrefs, type WebResource } from '../api/resources';
+import { fetchResourceStreamed } from '../api/resource-stream';
 import { auth } from './auth.state';
 import { showError } from './notices.state';
 import { progress } from './progress.state';
@@ -21,11 +22,13 @@ interface FilesState {
   path: string;
   resource: Listing | null;
   loading: boolean;
+  /** The folder on show is still arriving: its items so far are shown (a big folder parses in batches). */
+  partial: boolean;
   error: LoadError | null;
 }
 
 /** The current files request. */
-export const files = proxy<FilesState>({ path: '', resource: null, loading: false, error: null });
+export const files = proxy<FilesState>({ path: '', resource: null, loading: false, partial: false, error: null });
 
 let current: AbortController | null = null;
 
@@ -40,9 +43,16 @@ async function load(path: string, quiet: boolean): Promise<void> {
   }
   progress.pending++;
   try {
-    const res = await fetchResource(path, controller.signal);
     // An answer for a path that is no longer the requested one is ignored (spec §2).
-    if (current !== controller || files.path !== path) return;
+    const wanted = () => current === controller && files.path === path;
+    const res = await fetchResourceStreamed(path, controller.signal, (partial) => {
+      // A quiet reload keeps the complete listing on show until the new one is complete (no shrinking flash).
+      if (quiet || !wanted()) return;
+      files.resource = ref(partial);
+      files.partial = true;
+      files.loading = false;
+    });
+    if (!wanted()) return;
     files.resource = ref(res);
     files.error = null;
   } catch (e) {
@@ -54,6 +64,7 @@ async function load(path: string, quiet: boolean): Promise<void> {
     progress.pending--;
     if (current === controller) {
       files.loading = false;
+      files.partial = false;
       current = null;
     }
   }
@@ -78,6 +89,7 @@ export function closeFiles(): void {
   files.path = '';
   files.resource = null;
   files.loading = false;
+  files.partial = false;
   files.error = null;
 }
 

@@ -1,57 +1,103 @@
-import { proxy } from 'valtio/vanilla';
+import { proxy, ref } from 'valtio/vanilla';
+
+/** A set kept out of valtio's proxying: replaced on every change, never mutated, so a change is one assignment. */
+type Picked = ReturnType<typeof ref<Set<number>>>;
 
 interface SelectionState {
-  /** Indexes into the current folder's items, in the order they were picked. */
-  selected: number[];
+  /**
+   * Indexes into the current folder's items (`WebResource.index`), in the order they were picked. One Set for
+   * the whole listing, not a flag per item: selecting 100,000 items is one assignment and one render of the
+   * rows on screen, and items that are not rendered are selected all the same.
+   */
+  selected: Picked;
+  /** Where a range starts (the last item picked without Shift); ranges run from here to the item reached. */
+  anchor: number | null;
+  /** The keyboard's position among the items (the item last clicked or reached with the arrow keys). */
+  cursor: number | null;
   /** Multiple-selection mode: a plain click adds to the selection instead of replacing it. */
   multiple: boolean;
 }
 
-/** The listing's selection. */
-export const selection = proxy<SelectionState>({ selected: [], multiple: false });
+const NONE: Picked = ref(new Set<number>());
 
-export function resetSelection(): void {
-  if (selection.selected.length) selection.selected = [];
+/** The listing's selection. */
+export const selection = proxy<SelectionState>({ selected: NONE, anchor: null, cursor: null, multiple: false });
+
+const replace = (next: Set<number>) => {
+  selection.selected = next.size ? ref(next) : NONE;
+};
+
+/** The selected indexes in the order they were picked. */
+export function selectedIndexes(): number[] {
+  return [...selection.selected];
 }
 
-/** A route change forgets the selection and leaves multiple-selection mode (spec §4). */
+export function resetSelection(): void {
+  if (selection.selected.size) selection.selected = NONE;
+  selection.anchor = null;
+}
+
+/** A route change forgets the selection, the keyboard position and multiple-selection mode (spec §4). */
 export function resetSelectionAndMode(): void {
   resetSelection();
+  selection.cursor = null;
   selection.multiple = false;
 }
 
 export function addSelected(index: number): void {
-  if (!selection.selected.includes(index)) selection.selected.push(index);
+  selection.anchor = selection.cursor = index;
+  if (selection.selected.has(index)) return;
+  replace(new Set(selection.selected).add(index));
 }
 
 export function removeSelected(index: number): void {
-  const at = selection.selected.indexOf(index);
-  if (at >= 0) selection.selected.splice(at, 1);
+  selection.anchor = selection.cursor = index;
+  if (!selection.selected.has(index)) return;
+  const next = new Set(selection.selected);
+  next.delete(index);
+  replace(next);
 }
 
 export function selectOnly(index: number): void {
-  selection.selected = [index];
+  selection.anchor = selection.cursor = index;
+  replace(new Set([index]));
 }
 
-/** Selects everything in `indexes` (Ctrl+A): one assignment, cheap even for 10,000 items. */
-export function selectAll(indexes: readonly number[]): void {
-  selection.selected = [...indexes];
+/** Selects everything in `indexes` (Ctrl+A): one Set, a few milliseconds even for 100,000 items. */
+export function selectAll(indexes: Iterable<number>): void {
+  replace(new Set(indexes));
+}
+
+/** Keeps only the selected items in `shown` (a filter hid the others: no action may reach what is not shown). */
+export function keepSelected(shown: ReadonlySet<number>): void {
+  const sel = selection.selected;
+  if (!sel.size) return;
+  const next = new Set<number>();
+  for (const i of sel) if (shown.has(i)) next.add(i);
+  if (next.size !== sel.size) replace(next);
 }
 
 /**
- * Shift-click: adds every item between the first selected one and `to`, following the order items are shown
- * in (`order`: folders first, then files).
+ * Shift-click or Shift+arrow: the items from the anchor to `to`, in the order they are shown (`order`: folders
+ * first, then files; `position[index]` is an item's place in it, -1 when hidden). Plain Shift replaces the
+ * selection with the range, so moving back shrinks it; with `add` (Ctrl+Shift, multiple mode) the range joins it.
  */
-export function selectRange(order: readonly number[], to: number): void {
-  const first = selection.selected[0];
-  if (first === undefined) return selectOnly(to);
-  const a = order.indexOf(first);
-  const b = order.indexOf(to);
-  if (a < 0 || b < 0) return addSelected(to);
+export function selectRange(order: ArrayLike<number>, position: ArrayLike<number>, to: number, add = false): void {
+  const anchor = selection.anchor ?? selection.selected.values().next().value;
+  selection.cursor = to;
+  const a = anchor === undefined ? -1 : (position[anchor] ?? -1);
+  const b = position[to] ?? -1;
+  if (a < 0 || b < 0) return selectOnly(to);
+  const next = add ? new Set(selection.selected) : new Set<number>();
   const [from, until] = a < b ? [a, b] : [b, a];
-  const have = new Set(selection.selected);
-  const added = order.slice(from, until + 1).filter((i) => !have.has(i));
-  if (added.length) selection.selected = [...selection.selected, ...added];
+  for (let k = from; k <= until; k++) next.add(order[k]!);
+  selection.anchor = anchor!;
+  replace(next);
+}
+
+/** Moves the keyboard position without changing the selection (Ctrl+arrow). */
+export function moveCursor(index: number): void {
+  selection.cursor = index;
 }
 
 export function toggleMultiple(): void {

@@ -5,6 +5,7 @@ import { useLocation } from 'wouter';
 import type { WebResource } from '../../api/resources';
 import { HeaderActions, SelectionBar } from '../../components/files/file-actions-bar';
 import { Listing } from '../../components/files/listing';
+import { shownOrder } from '../../components/files/listing-order';
 import { AppLayout } from '../../components/layout/app-layout';
 import { Breadcrumbs } from '../../components/layout/breadcrumbs';
 import { usePageTitle } from '../../components/layout/use-page-title';
@@ -12,6 +13,7 @@ import { ErrorState } from '../../components/ui/error-state';
 import { Skeleton } from '../../components/ui/skeleton';
 import { auth } from '../../state/auth.state';
 import { closeFiles, files, openPath } from '../../state/files.state';
+import { clearListingFilter, filterFor, listingFilter } from '../../state/listing-filter.state';
 import { closePrompt } from '../../state/prompts.state';
 import { resetSelection, resetSelectionAndMode, selection } from '../../state/selection.state';
 import { closeShell } from '../../state/shell.state';
@@ -35,10 +37,12 @@ export function FilesScreen() {
   const snap = useSnapshot(files);
   const { user } = useSnapshot(auth);
   const { selected, multiple } = useSnapshot(selection);
+  const filterSnap = useSnapshot(listingFilter);
 
   useEffect(() => {
     // A route change resets the selection and multiple mode and closes prompts (spec §4).
     resetSelectionAndMode();
+    clearListingFilter();
     closePrompt();
     void openPath(path);
     void loadUsage(folderOf(path));
@@ -55,8 +59,9 @@ export function FilesScreen() {
   const current = ready ? snap.resource : null;
   const folder = current?.isDir ? current : null;
   const items = folder?.items ?? NONE;
-  const chosen = useMemo(() => selected.map((i) => items[i]).filter((i): i is WebResource => !!i), [selected, items]);
-  const order = useMemo(() => [...items.filter((i) => i.isDir), ...items.filter((i) => !i.isDir)].map((i) => i.index), [items]);
+  const chosen = useMemo(() => Array.from(selected, (i) => items[i]).filter((i): i is WebResource => !!i), [selected, items]);
+  // Ctrl+A selects what is on show: the listing's own order, the filter applied (computed once for both).
+  const order = shownOrder(items, filterFor(filterSnap, folder?.path ?? '')).order;
   useFilesKeys(() => (folder && auth.user ? { user: auth.user, folder, selected: chosen, order } : null));
 
   const segments = path.split('/').filter(Boolean);

@@ -15,7 +15,7 @@ const isTyping = (el: EventTarget | null) =>
  * F2 (by permission), Ctrl+F search, Ctrl+S download, Ctrl+C / X / V clipboard, Ctrl+A select all, Ctrl+Z undo. Nothing fires
  * while a prompt or the search is open, or while typing in a field.
  */
-export function useFilesKeys(listing: () => (ActionContext & { order: readonly number[] }) | null): void {
+export function useFilesKeys(listing: () => (ActionContext & { order: Iterable<number> }) | null): void {
   const latest = useRef(listing);
   latest.current = listing;
 
