@@ -5,6 +5,7 @@ import { createServices, type Services } from '../../server/app';
 import { silentLogger } from '../../server/core/log';
 import { actorFor } from '../../server/services/actor';
 import { search } from '../../server/services/search/search.service';
+import { cli } from '../helpers/binary';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -178,6 +179,11 @@ describe('name index', () => {
     expect(await q('case:sensitive NEEDLE')).toEqual(['a/b/NEEDLE3.pdf']);
     expect(await q('ne')).toContain('a/b/NEEDLE3.pdf'); // shorter than a trigram: a scan, same rules
     expect(await q('zzz')).toEqual([]);
+    // While a build runs (here: marked in the file, as `filedeck index rebuild` does), search walks and says so.
+    t.s.index.reader().setMeta('state', 'building');
+    const during = await t.req('GET', '/api/search/?query=needle', { token });
+    expect(during.headers.get('X-Search-Source')).toMatch(/^walk; building=\d+$/);
+    expect((await lines(during)).length).toBe(4); // the walk matches names only (no path matches)
   });
 
   test('catches up after a restart without rebuilding', async () => {
@@ -244,4 +250,20 @@ describe('name index', () => {
     await until('an outside change', async () => (await sizes()).q === 76, 3000);
     expect((await sizes()).p).toBe(100);
   });
+
+  test('filedeck index rebuild | status (--json), and one clear line for a wrong verb', async () => {
+    const t = await app();
+    mkdirSync(`${t.root}/cli/x`, { recursive: true });
+    writeFileSync(`${t.root}/cli/x/one.txt`, '1');
+    const base = ['-d', t.database, '-r', t.root, '--json'];
+    const env = { FILEDECK_CACHE_DIR: join(t.dir, 'db', 'cache') };
+    const rebuilt = await cli(['index', 'rebuild', ...base], { env });
+    expect(rebuilt.code).toBe(0);
+    expect(JSON.parse(rebuilt.stdout)).toMatchObject({ state: 'ready', entries: 3, folders: 2 });
+    const status = JSON.parse((await cli(['index', 'status', ...base], { env })).stdout);
+    expect(status).toMatchObject({ state: 'ready', percent: 100, entries: 3 });
+    expect(t.s.index.ready()).toBe(true); // the same file the server reads
+    const bad = await cli(['index', 'frobnicate', ...base], { env });
+    expect(bad.code).toBe(1);
+  }, 30_000);
 });
