@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { startServer, type RunningServer } from '../helpers/binary';
 
 // A 100,000-file listing through a real server process: complete, in order, and the process's memory back near
-// its level of before the request (the listing is streamed, never built whole).
-const N = 100_000;
+// its level of before the request (the listing is streamed, never built whole). One file more than the largest
+// page (MAX_PAGE): a listing without paging is the whole folder, never cut at a page's size.
+const N = 100_001;
 const PW = 'listing-memory-password-1';
 let dir: string;
 let srv: RunningServer;

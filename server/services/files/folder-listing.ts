@@ -60,8 +60,11 @@ export class FolderListing {
     return this.order.length;
   }
 
-  /** The items of a page (all by default), described in batches; stop early by returning the generator. */
-  async *items(page: Page = { offset: 0, limit: MAX_PAGE }): AsyncGenerator<Resource[]> {
+  /**
+   * The items of a page (all by default: a listing without paging is the whole folder, however large, not one
+   * page of MAX_PAGE), described in batches; stop early by returning the generator.
+   */
+  async *items(page: Page = { offset: 0, limit: Number.MAX_SAFE_INTEGER }): AsyncGenerator<Resource[]> {
     const end = Math.min(this.order.length, page.offset + page.limit);
     for (let at = page.offset; at < end; at += BATCH) {
       const batch: Resource[] = [];
