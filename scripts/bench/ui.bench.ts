@@ -1,18 +1,28 @@
 /**
- * UI benchmark in headless Chromium against the compiled binary: time from navigation to the first 50 items of
- * a 10,000-item folder painted, and the gzip size of the JavaScript the listing page loads.
+ * UI benchmark in headless Chromium: time from navigation to the first 50 items of a 10,000-item folder painted,
+ * the gzip size of the JavaScript the listing page loads, and for a 100,000-item folder (virtualised listing,
+ * issue 15): first items painted, the whole folder parsed, the longest main-thread task while it loads, and
+ * select-all (Ctrl+A until the selection bar shows 100,000).
  * Usage: bun scripts/bench/ui.bench.ts   (builds dist/filedeck if missing; needs /usr/bin/chromium)
+ *        FILEDECK_BIN=path/to/filedeck bun scripts/bench/ui.bench.ts
+ *        FILEDECK_WEB_DIR=/tmp/me/web bun scripts/bench/ui.bench.ts   (the sources with a private web build from
+ *        `bun scripts/build.ts --web-out /tmp/me/web`; dist/ is left alone)
  */
 import { spawn, spawnSync } from 'bun';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const ROOT = resolve(import.meta.dir, '../..');
+const FROM_SOURCES = !process.env.FILEDECK_BIN && !!process.env.FILEDECK_WEB_DIR;
 const BIN = process.env.FILEDECK_BIN ?? join(ROOT, 'dist/filedeck');
-if (!existsSync(BIN) && spawnSync([process.execPath, 'scripts/build.ts'], { cwd: ROOT, stdout: 'inherit' }).exitCode !== 0) process.exit(1);
+const COMMAND = FROM_SOURCES ? [process.execPath, join(ROOT, 'cmd/main.ts')] : [BIN];
+if (!FROM_SOURCES && !existsSync(BIN) && spawnSync([process.execPath, 'scripts/build.ts'], { cwd: ROOT, stdout: 'inherit' }).exitCode !== 0) process.exit(1);
+const HUGE = 100_000;
+/** Items that fill an 800 px window in the default mosaic view (a first screen of the listing). */
+const WINDOW_ITEMS = 12;
 const PW = 'bench-admin-password-1';
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -20,10 +30,12 @@ const work = mkdtempSync(join(tmpdir(), 'filedeck-ui-bench-'));
 const data = join(work, 'files');
 mkdirSync(join(data, 'big'), { recursive: true });
 for (let i = 0; i < 10_000; i++) writeFileSync(join(data, 'big', `document-${String(i).padStart(5, '0')}.txt`), 'x');
+mkdirSync(join(data, 'huge'));
+for (let i = 0; i < HUGE; i++) closeSync(openSync(join(data, 'huge', `file-${String(i).padStart(6, '0')}.txt`), 'w'));
 const s = Bun.serve({ port: 0, fetch: () => new Response() });
 const port = s.port!;
 s.stop(true);
-const server = spawn([BIN, 'serve', '-p', String(port), '-d', join(work, 'db.sqlite'), '-r', data, '--password', PW, '--log', ''], { stdout: 'ignore', stderr: 'ignore' });
+const server = spawn([...COMMAND, 'serve', '-p', String(port), '-d', join(work, 'db.sqlite'), '-r', data, '--password', PW, '--log', ''], { stdout: 'ignore', stderr: 'ignore' });
 const base = `http://127.0.0.1:${port}`;
 try {
   for (let i = 0; i < 500; i++) {
@@ -48,10 +60,11 @@ try {
       if (r.request().resourceType() === 'script') scripts.push(r.url());
     });
     await page.goto(`${base}/files/big/`);
-    // Checked once per animation frame: the first frame in which 50 items are in the DOM (time since navigation start).
-    const painted = await page.waitForFunction(() => (document.querySelectorAll('[data-testid=item]').length >= 50 ? performance.now() : 0), null, { polling: 'raf', timeout: 30_000 }).catch(async (e) => {
+    // Checked once per animation frame: the first frame in which a window's worth of items is in the DOM (time since
+    // navigation start). The listing is virtualised: only the rows in view (and a few more) are ever rendered.
+    const painted = await page.waitForFunction((n) => (document.querySelectorAll('[data-testid=item]').length >= n ? performance.now() : 0), WINDOW_ITEMS, { polling: 'raf', timeout: 30_000 }).catch(async (e) => {
       await page.screenshot({ path: join(tmpdir(), 'filedeck-ui-bench-failure.png') });
-      throw new Error(`the listing did not show 50 items (at ${page.url()}; screenshot in ${tmpdir()}): ${(e as Error).message}`);
+      throw new Error(`the listing did not show ${WINDOW_ITEMS} items (at ${page.url()}; screenshot in ${tmpdir()}): ${(e as Error).message}`);
     });
     times.push((await painted.jsonValue()) as number);
     if (run === 0) {
@@ -63,10 +76,58 @@ try {
     }
     await context.close();
   }
+  const huge = { first: [] as number[], complete: [] as number[], longest: [] as number[], selectAll: [] as number[] };
+  for (let run = 0; run < 3; run++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const token = await login();
+    await context.addCookies([{ name: 'auth', value: token, url: base, sameSite: 'Strict' }]);
+    await context.addInitScript(`localStorage.setItem('jwt', ${JSON.stringify(token)});`);
+    // Long main-thread tasks (over 50 ms) from the start of the page: the longest one is how long the page froze.
+    await context.addInitScript(() => {
+      const w = window as unknown as { longest: number };
+      w.longest = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.longest = Math.max(w.longest, e.duration);
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    const page = await context.newPage();
+    await page.goto(`${base}/files/huge/`);
+    const first = await page.waitForFunction(() => (document.querySelector('[data-testid=item]') ? performance.now() : 0), null, { polling: 'raf', timeout: 60_000 });
+    huge.first.push((await first.jsonValue()) as number);
+    const complete = await page.waitForFunction(
+      (n) => (document.querySelector('[data-testid=item-count]')?.getAttribute('data-count') === String(n) && !document.querySelector('.listing-toolbar__loading') ? performance.now() : 0),
+      HUGE,
+      { polling: 'raf', timeout: 120_000 },
+    );
+    huge.complete.push((await complete.jsonValue()) as number);
+    huge.longest.push(await page.evaluate(() => (window as unknown as { longest: number }).longest));
+    await page.evaluate(() => {
+      const w = window as unknown as { t0: number };
+      w.t0 = 0;
+      addEventListener('keydown', (e: KeyboardEvent) => e.ctrlKey && e.key === 'a' && (w.t0 = performance.now()), { capture: true });
+    });
+    await page.keyboard.press('Control+a');
+    // Checked once per frame: the first frame whose selection bar counts every item.
+    const took = await page.waitForFunction(
+      (n) => {
+        const t0 = (window as unknown as { t0: number }).t0;
+        return t0 && document.querySelector('[data-testid=selection-count]')?.textContent?.replace(/\D/g, '') === String(n) ? performance.now() - t0 : 0;
+      },
+      HUGE,
+      { polling: 'raf', timeout: 30_000 },
+    );
+    huge.selectAll.push((await took.jsonValue()) as number);
+    await context.close();
+  }
   await browser.close();
-  console.log('\nFiledeck UI benchmark (headless Chromium, compiled binary)');
-  console.log(`  navigation to first 50 of 10,000 items painted (median of 5)   ${median(times).toFixed(0)} ms  (runs: ${times.map((t) => t.toFixed(0)).join(', ')})`);
-  console.log(`  JavaScript loaded by the listing page                        ${(jsGzip / 1024).toFixed(1)} KiB gzip (${(jsRaw / 1024).toFixed(0)} KiB raw)`);
+  const runs = (xs: number[]) => `(runs: ${xs.map((t) => t.toFixed(0)).join(', ')})`;
+  console.log(`\nFiledeck UI benchmark (headless Chromium, ${FROM_SOURCES ? 'sources with FILEDECK_WEB_DIR' : 'compiled binary'})`);
+  console.log(`  10,000 items: navigation to a first window painted (median of 5) ${median(times).toFixed(0)} ms  (runs: ${times.map((t) => t.toFixed(0)).join(', ')})`);
+  console.log(`  JavaScript loaded by the listing page                           ${(jsGzip / 1024).toFixed(1)} KiB gzip (${(jsRaw / 1024).toFixed(0)} KiB raw)`);
+  console.log(`  100,000 items: navigation to first items painted (median of 3)  ${median(huge.first).toFixed(0)} ms ${runs(huge.first)}`);
+  console.log(`  100,000 items: whole folder parsed and counted (median of 3)     ${median(huge.complete).toFixed(0)} ms ${runs(huge.complete)}`);
+  console.log(`  100,000 items: longest main-thread task from navigation          ${median(huge.longest).toFixed(0)} ms ${runs(huge.longest)}`);
+  console.log(`  100,000 items: select-all to the count on screen (median of 3)   ${median(huge.selectAll).toFixed(0)} ms ${runs(huge.selectAll)}`);
 } finally {
   server.kill();
   rmSync(work, { recursive: true, force: true });
