@@ -183,7 +183,12 @@ describe('name index', () => {
     t.s.index.reader().setMeta('state', 'building');
     const during = await t.req('GET', '/api/search/?query=needle', { token });
     expect(during.headers.get('X-Search-Source')).toMatch(/^walk; building=\d+$/);
-    expect((await lines(during)).length).toBe(4); // the walk matches names only (no path matches)
+    // The walk finds the same entries (names, and entries below matching folders), in walk order.
+    expect((await lines(during)).map((h) => h.path).sort()).toEqual([...ranked].sort());
+    t.s.index.reader().setMeta('state', 'ready');
+    const typed = await q('type:image needle');
+    t.s.index.reader().setMeta('state', 'building');
+    expect((await q('type:image needle')).sort()).toEqual(typed.sort());
   });
 
   test('catches up after a restart without rebuilding', async () => {

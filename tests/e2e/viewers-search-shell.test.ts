@@ -74,8 +74,9 @@ describe('search', () => {
     expect(await hits(page)).toHaveLength(1);
     expect(await page.locator('.search__spinner').count()).toBe(1);
     await page.evaluate(() => (window as unknown as { __releaseSearch: () => void }).__releaseSearch());
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=search-hit]').length === 2);
-    expect((await hits(page)).sort()).toEqual(['2024 holiday', 'holiday-budget.csv']);
+    // Names that match, then entries below a folder whose name matches (the index and the walk answer alike).
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=search-hit]').length === 4);
+    expect((await hits(page)).sort()).toEqual(['2024 holiday', '2024 holiday/beach #1.png', '2024 holiday/notes.txt', 'holiday-budget.csv']);
     expect(await page.getAttribute('[data-testid=search-hit][data-path="2024 holiday"]', 'data-dir')).toBe('true');
     expect(await page.textContent('[data-testid=search-hit][data-path="2024 holiday"]')).toContain('Folder');
     await page.waitForSelector('.search__spinner', { state: 'detached' });

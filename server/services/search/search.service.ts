@@ -67,10 +67,15 @@ export async function* search(actor: Actor, base: string, raw: string, signal?: 
     if (Date.now() > until) return; // a walk of a huge tree ends; the client gets what was found so far
     if (!visible(actor, e.path)) continue;
     if (!typeMatches(e.name, e.isDir, q.types)) continue;
+    const rel = e.path.slice(cut);
     if (q.terms.length) {
       const name = q.caseSensitive ? e.name : e.name.toLowerCase();
-      if (!q.terms.some((t) => name.includes(t))) continue;
+      // As the name index answers (index-search.ts): a name match, or an entry below a folder (under the one
+      // searched) whose name matches; the type filter applies to the entry either way.
+      const folders = rel.slice(0, Math.max(0, rel.length - e.name.length - 1));
+      const inFolders = (t: string) => (q.caseSensitive ? folders : folders.toLowerCase()).split('/').some((c) => c.includes(t));
+      if (!q.terms.some((t) => name.includes(t) || (folders !== '' && inFolders(t)))) continue;
     }
-    yield { dir: e.isDir, path: e.path.slice(cut) };
+    yield { dir: e.isDir, path: rel };
   }
 }
