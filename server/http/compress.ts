@@ -1,8 +1,16 @@
-import { constants, createBrotliCompress, createGzip } from 'node:zlib';
+import { brotliCompressSync, constants, createBrotliCompress, createGzip } from 'node:zlib';
 
 /** Bodies at least this long (or of unknown length: streamed) are compressed; below it the headers cost more. */
 export const COMPRESS_MIN = 1024;
 const COMPRESSIBLE = /^application\/(json|x-ndjson)\b/;
+/**
+ * Bodies of a declared length up to this size are compressed in one synchronous call (tens of µs: a 20-item
+ * listing's 4 KB take ~25 µs in brotli, ~11 µs in gzip). Setting up a compressor stream per response costs far more
+ * than the compression itself (issue 15 item 5: it was a fifth of a small listing's CPU). Above it, the stream.
+ */
+export const SYNC_MAX = 64 * 1024;
+/** Brotli for one small body: the same quality as the stream, a window just big enough for SYNC_MAX (a smaller allocation). */
+const SMALL_BR = { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_LGWIN]: 16, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } };
 
 type Coding = 'br' | 'gzip';
 
@@ -30,7 +38,7 @@ export function negotiate(header: string | null): Coding | null {
  * produced, never held. Levels are chosen for speed (brotli 4, gzip 5): the text is regular and the gain of higher
  * levels is small next to their cost.
  */
-export function compressResponse(request: Request, res: Response): Response {
+export function compressResponse(request: Request, res: Response): Response | Promise<Response> {
   if (request.method === 'HEAD' || !res.body || res.headers.has('content-encoding')) return res;
   if (res.status === 204 || res.status === 206 || res.status === 304) return res;
   if (!COMPRESSIBLE.test(res.headers.get('content-type') ?? '')) return res;
@@ -38,11 +46,30 @@ export function compressResponse(request: Request, res: Response): Response {
   if (length !== null && Number(length) < COMPRESS_MIN) return res;
   const coding = negotiate(request.headers.get('accept-encoding'));
   if (!coding) return res;
+  const small = length !== null && Number(length) <= SYNC_MAX;
+  const use = small ? smallCoding(request.headers.get('accept-encoding'), coding) : coding;
   const headers = new Headers(res.headers);
   headers.delete('content-length');
-  headers.set('Content-Encoding', coding);
+  headers.set('Content-Encoding', use);
   headers.append('Vary', 'Accept-Encoding');
+  if (small) return compressedWhole(res, use, headers);
   return new Response(compressed(res.body, coding), { status: res.status, statusText: res.statusText, headers });
+}
+
+/**
+ * For a small body gzip when the client takes it: at a few KB both codings give the same size, and gzip costs less
+ * than half of brotli's time (its per-call setup dominates).
+ */
+function smallCoding(header: string | null, chosen: Coding): Coding {
+  return chosen === 'gzip' || negotiate(header?.replace(/\bbr\b/gi, 'x-none') ?? null) !== 'gzip' ? chosen : 'gzip';
+}
+
+/** A small body of known length, compressed at once: the answer keeps a Content-Length. */
+async function compressedWhole(res: Response, coding: Coding, headers: Headers): Promise<Response> {
+  const raw = new Uint8Array(await res.arrayBuffer());
+  const out = coding === 'br' ? brotliCompressSync(raw, SMALL_BR) : Bun.gzipSync(raw, { level: 5 });
+  headers.set('Content-Length', String(out.byteLength));
+  return new Response(out, { status: res.status, statusText: res.statusText, headers });
 }
 
 function compressed(body: ReadableStream<Uint8Array>, coding: Coding): ReadableStream<Uint8Array> {

@@ -24,6 +24,16 @@ import { trashRoutes } from './routes/trash.routes';
 import { auditRoutes } from './routes/audit.routes';
 import { jobsRoutes } from './routes/jobs.routes';
 
+/** The path of an absolute request URL without building a URL object (this runs for every request). */
+function pathnameOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start < 0) return '/';
+  const q = url.indexOf('?', start);
+  const h = url.indexOf('#', start);
+  const end = q < 0 ? (h < 0 ? url.length : h) : h < 0 ? q : Math.min(q, h);
+  return url.slice(start, end);
+}
+
 /** The Elysia app for a set of services: everything lives under config.baseURL. */
 export async function createHttpApp(s: Services) {
   const ip = makeClientIp(s.config.trustedProxies);
@@ -61,7 +71,7 @@ export async function createHttpApp(s: Services) {
     // JSON answers above a small size are compressed for clients that accept it (streamed, on the thread pool).
     .mapResponse({ as: 'global' }, ({ request, responseValue }) => (responseValue instanceof Response ? compressResponse(request, responseValue) : undefined))
     .onRequest(async ({ request, set }) => {
-      const pathname = new URL(request.url).pathname;
+      const pathname = pathnameOf(request.url);
       // Settings changed by the CLI or another instance apply from the next request on (one cheap revision read).
       // The probes read no settings: /health must answer and /ready must say why while the database is down.
       if (!probes.has(pathname)) await s.settings.fresh();

@@ -39,15 +39,20 @@ export const systemActor: Actor = {
 
 export interface ActorOptions {
   root: string;
-  globalRules: Rule[];
+  globalRules: readonly Rule[];
+  /** The compiled global+user rules when the caller keeps them (http: once per user and rules version). */
+  ruleSet?: RuleSet;
   followExternalSymlinks: boolean;
   sessionId?: string;
   address?: string;
 }
 
+/** The rules that apply to a user: the global ones, then the user's own (last match wins). */
+export const compileRules = (globalRules: readonly Rule[], user: StoredUser): RuleSet => new RuleSet([...globalRules, ...user.rules]);
+
 /** Builds the actor for a stored user: scope under the server root, global then user rules. */
 export function actorFor(user: StoredUser, opts: ActorOptions): Actor {
-  const rules = new RuleSet([...opts.globalRules, ...user.rules]);
+  const rules = opts.ruleSet ?? compileRules(opts.globalRules, user);
   const dotHidden = (path: string) => user.hideDotfiles && path.slice(path.lastIndexOf('/') + 1).startsWith('.');
   let fs: ScopedFs | null = null;
   const scopeRoot = user.scope === '/' || user.scope === '.' ? opts.root : `${opts.root}${user.scope}`;

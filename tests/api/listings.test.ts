@@ -144,6 +144,21 @@ describe('compression', () => {
     expect(raw.headers.get('content-encoding')).toBeNull();
     expect((await body(raw)).length).toBe(50_000);
   });
+  test('a small listing (declared length) is compressed whole: Content-Length kept, gzip preferred when offered', async () => {
+    mkdirSync(join(t.root, 'twenty'));
+    for (let i = 0; i < 20; i++) writeFileSync(join(t.root, 'twenty', `document-${i}.txt`), 'x');
+    const plain = await get('/api/resources/twenty/');
+    const text = (await body(plain)).toString();
+    expect(Number(plain.headers.get('content-length'))).toBeGreaterThan(1024);
+    const gz = await get('/api/resources/twenty/', { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    const gzBytes = await body(gz);
+    expect(Number(gz.headers.get('content-length'))).toBe(gzBytes.length);
+    expect(gunzipSync(gzBytes).toString()).toBe(text);
+    const br = await get('/api/resources/twenty/', { 'Accept-Encoding': 'br, gzip;q=0' });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(brotliDecompressSync(await body(br)).toString()).toBe(text);
+  });
   test('other JSON API answers above the threshold are compressed too', async () => {
     const r = await get('/api/tree/big', { 'Accept-Encoding': 'gzip' });
     expect(r.headers.get('content-encoding')).toBe('gzip');

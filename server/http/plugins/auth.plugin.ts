@@ -4,7 +4,9 @@ import { SignJWT } from 'jose';
 import type { PermName } from '../../contract/user';
 import { forbidden, unauthorized } from '../../core/errors';
 import type { StoredUser } from '../../contract/user';
-import { actorFor, type Actor } from '../../services/actor';
+import { actorFor, compileRules, type Actor } from '../../services/actor';
+import type { RuleSet } from '../../services/rules/rules';
+import type { Rule } from '../../contract/user';
 import { tokenUser } from '../../services/auth/auth.service';
 import type { Services } from '../../services/services';
 import type { ClientIp } from '../client-ip';
@@ -57,6 +59,19 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
     if (verified.size >= 10_000) verified.delete(verified.keys().next().value!);
     verified.set(token, claims);
   };
+  // Compiled rules per user, reused while the global rules (same loaded revision: same array) and the user's own
+  // rules (compared by their text, so no edit can be missed) are unchanged. The user row itself is read every time.
+  const compiled = new Map<number, { global: readonly Rule[]; own: string; set: RuleSet }>();
+  const rulesOf = (user: StoredUser): RuleSet => {
+    const global = s.settings.rules();
+    const own = JSON.stringify(user.rules);
+    const hit = compiled.get(user.id);
+    if (hit && hit.global === global && hit.own === own) return hit.set;
+    if (compiled.size >= 10_000) compiled.delete(compiled.keys().next().value!);
+    const set = compileRules(global, user);
+    compiled.set(user.id, { global, own, set });
+    return set;
+  };
   return new Elysia({ name: 'auth' })
     .use(jwt({ name: 'jwt', secret: key, alg: 'HS256', iss: ISSUER }))
     .derive({ as: 'global' }, ({ jwt: signer }) => ({
@@ -86,10 +101,10 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
         async resolve({ request, server, verifyToken, set }) {
           const { user, sid, exp, iat } = await verifyToken(tokenFrom(request));
           noteUser(request, user.id); // request logs name the user
-          const settings = s.settings.get();
           const actor: Actor = actorFor(user, {
             root: s.config.root,
-            globalRules: settings.rules,
+            globalRules: s.settings.rules(),
+            ruleSet: rulesOf(user),
             followExternalSymlinks: s.config.followExternalSymlinks,
             sessionId: sid,
             address: ip.client(request, server),

@@ -20,6 +20,8 @@ export class SettingsService {
   private cache: { revision: number; values: Record<string, unknown> } | null = null;
   private checkedAt = 0;
   private key: Uint8Array | null = null;
+  /** get().rules of the loaded revision: read on every request, so kept instead of cloned each time (reset by load()). */
+  private rulesCache: Settings['rules'] | null = null;
 
   constructor(private readonly store: SettingsStore, private readonly audit?: AuditService) {}
 
@@ -27,6 +29,7 @@ export class SettingsService {
   async load(): Promise<void> {
     const revision = await this.store.revision();
     this.cache = { revision, values: await this.store.getAll() };
+    this.rulesCache = null;
     this.checkedAt = Date.now();
     this.key ??= await this.store.getSecret('jwt');
   }
@@ -37,6 +40,11 @@ export class SettingsService {
     if (this.store.engine === 'postgres' && Date.now() - this.checkedAt < 500) return;
     this.checkedAt = Date.now();
     if ((await this.store.revision()) !== this.cache.revision) await this.load();
+  }
+
+  /** The global rules of the loaded settings, shared and frozen: the per-request read (no copy of every setting). */
+  rules(): Settings['rules'] {
+    return (this.rulesCache ??= Object.freeze(this.get().rules) as Settings['rules']);
   }
 
   /** The stored settings over the defaults (keys added by later versions get their default). */
