@@ -20,7 +20,7 @@ export interface ActionContext {
   selected: readonly WebResource[];
 }
 
-export type ActionId = 'search' | 'view' | 'share' | 'rename' | 'copy' | 'move' | 'delete' | 'extract' | 'shell' | 'download' | 'upload' | 'info' | 'multiple';
+export type ActionId = 'search' | 'view' | 'share' | 'rename' | 'copy' | 'move' | 'delete' | 'extract' | 'extractTo' | 'shell' | 'download' | 'upload' | 'info' | 'multiple';
 export type ButtonKey = keyof (typeof en)['buttons'];
 export type ActionIcon = 'search' | 'viewList' | 'viewMosaic' | 'viewGallery' | 'share' | 'rename' | 'copy' | 'move' | 'delete' | 'fileArchive' | 'shell' | 'download' | 'upload' | 'info' | 'multiple';
 
@@ -39,6 +39,7 @@ export interface FileAction {
 const folderPath = (ctx: ActionContext) => (ctx.folder.path.endsWith('/') ? ctx.folder.path : `${ctx.folder.path}/`);
 const some = (ctx: ActionContext) => ctx.selected.length > 0;
 const one = (ctx: ActionContext) => ctx.selected.length === 1;
+const oneArchive = (ctx: ActionContext) => ctx.user.perm.create && one(ctx) && !ctx.selected[0]!.isDir && !!extractableFormat(ctx.selected[0]!.name);
 
 /** The header's actions, in display order. */
 export const FILE_ACTIONS: readonly FileAction[] = [
@@ -50,7 +51,8 @@ export const FILE_ACTIONS: readonly FileAction[] = [
   { id: 'move', label: 'moveFile', icon: 'move', selection: true, available: (ctx) => ctx.user.perm.rename && some(ctx), run: (ctx) => showPrompt('move', { items: [...ctx.selected], from: folderPath(ctx) }) },
   { id: 'delete', label: 'delete', icon: 'delete', selection: true, shortcut: 'Del', available: (ctx) => ctx.user.perm.delete && some(ctx), run: (ctx) => showPrompt('delete', { items: [...ctx.selected] }) },
   // A background job: a folder named after the archive, beside it (keep both when the name is taken).
-  { id: 'extract', label: 'extractHere', icon: 'fileArchive', selection: true, available: (ctx) => ctx.user.perm.create && one(ctx) && !ctx.selected[0]!.isDir && !!extractableFormat(ctx.selected[0]!.name), run: (ctx) => void extractHere(ctx.selected[0]!.path) },
+  { id: 'extract', label: 'extractHere', icon: 'fileArchive', selection: true, available: oneArchive, run: (ctx) => void extractHere(ctx.selected[0]!.path) },
+  { id: 'extractTo', label: 'extractTo', icon: 'fileArchive', selection: true, available: oneArchive, run: (ctx) => showPrompt('extract', { item: ctx.selected[0]!, from: folderPath(ctx) }) },
   { id: 'shell', label: 'shell', icon: 'shell', selection: false, available: (ctx) => ctx.user.perm.execute && pageConfig.EnableExec, run: () => toggleShell() },
   { id: 'download', label: 'download', icon: 'download', selection: true, shortcut: 'Ctrl+S', available: (ctx) => ctx.user.perm.download, run: (ctx) => downloadItems(ctx.selected) },
   { id: 'upload', label: 'upload', icon: 'upload', selection: false, available: (ctx) => ctx.user.perm.create, run: (ctx) => showPrompt('upload', { base: folderPath(ctx) }) },

@@ -7,6 +7,8 @@ import { showError, showSuccess } from '../state/notices.state';
 import { withProgress } from '../state/progress.state';
 import { showPrompt } from '../state/prompts.state';
 import { offerUndo } from '../state/undo.state';
+import { runJob } from '../state/jobs.state';
+import { wantsJob } from './job-size';
 
 const encodeSegments = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 const parentOf = (path: string) => path.replace(/\/$/, '').replace(/[^/]*$/, '') || '/';
@@ -20,9 +22,11 @@ export function cleanName(raw: string): string | null {
 
 /**
  * Deletes items (one call each, in parallel): into the trash when it is on, then an Undo (toast and Ctrl+Z)
- * restores them. After a failure the listing reloads as well.
+ * restores them. After a failure the listing reloads as well. A big selection (job-size.ts) is one background job
+ * instead (the same trash-or-not decision on the server; the jobs panel shows it, and the listing reloads when it ends).
  */
 export async function deleteItems(items: readonly WebResource[]): Promise<boolean> {
+  if (await wantsJob(items)) return (await runJob({ kind: 'delete', items: items.map((i) => (i.path.length > 1 ? i.path.replace(/\/$/, '') : i.path)) })) !== null;
   try {
     const ids = (await withProgress(() => Promise.all(items.map((i) => removeResource(i.path))))).filter((id): id is string => !!id);
     if (ids.length) offerUndo({ messageKey: 'trash.undo.deleted', count: ids.length, run: () => Promise.all(ids.map((id) => restoreTrashItem(id))).then(() => {}) });
@@ -106,7 +110,7 @@ export function downloadItems(items: readonly WebResource[]): void {
 /** Ctrl+C / Ctrl+X: keeps the items for a later paste. */
 export function holdSelection(key: 'c' | 'x', items: readonly WebResource[]): void {
   if (!items.length) return;
-  holdItems(key, items.map((i) => ({ from: i.path, name: i.name })), currentFolder());
+  holdItems(key, items.map((i) => ({ from: i.path, name: i.name, isDir: i.isDir, folderSize: i.folderSize })), currentFolder());
 }
 
 /** The sub-folders of a folder, for the move / copy destination picker. */

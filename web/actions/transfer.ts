@@ -7,11 +7,17 @@ import { showError, showSuccess } from '../state/notices.state';
 import { withProgress } from '../state/progress.state';
 import { showPrompt } from '../state/prompts.state';
 import { offerUndo } from '../state/undo.state';
+import { runJob } from '../state/jobs.state';
+import type { JobConflict } from '../../server/contract/job';
+import { wantsJob } from './job-size';
 
 export interface TransferItem {
   /** Decoded path of the source. */
   from: string;
   name: string;
+  /** What the listing knew, used to decide whether the transfer runs as a background job. */
+  isDir?: boolean;
+  folderSize?: number;
 }
 
 type Action = 'copy' | 'rename';
@@ -36,6 +42,14 @@ async function run(action: Action, items: readonly TransferItem[], dest: string,
   }
 }
 
+const noSlash = (p: string) => (p.length > 1 ? p.replace(/\/$/, '') : p);
+
+/** A big transfer as one background job; its progress shows in the jobs panel, and the listing reloads when it ends. */
+async function runAsJob(action: Action, items: readonly TransferItem[], dest: string, conflict: JobConflict): Promise<boolean> {
+  const job = await runJob({ kind: action === 'copy' ? 'copy' : 'move', items: items.map((i) => noSlash(i.from)), destination: noSlash(dest), conflict });
+  return job !== null;
+}
+
 async function namesIn(dest: string): Promise<Set<string>> {
   const here = files.resource?.isDir && asFolder(files.resource.path) === dest;
   const items = here ? listingItems() : ((await fetchResource(dest)).items ?? []);
@@ -44,7 +58,8 @@ async function namesIn(dest: string): Promise<Set<string>> {
 
 /**
  * Copies or moves items into `dest` (decoded folder path). Into the folder they come from, a copy gets a free
- * name (rename=true); elsewhere a clash opens the replace-rename prompt (override or rename).
+ * name (rename=true); elsewhere a clash opens the replace-rename prompt (override or rename). A big selection (see
+ * job-size.ts) runs as one background job instead, its conflicts asked once up front (replace, keep both or skip).
  */
 export async function transferItems(action: Action, items: readonly TransferItem[], destination: string, opts: { redirect?: boolean; onDone?: () => void } = {}): Promise<void> {
   if (!items.length) return;
@@ -54,11 +69,10 @@ export async function transferItems(action: Action, items: readonly TransferItem
     if (ok && opts.redirect && auth.user?.redirectAfterCopyMove && asFolder(currentFolder()) !== dest) goTo(folderUrl(dest));
   };
   const sameFolder = items.every((i) => asFolder(i.from.replace(/\/$/, '').replace(/[^/]*$/, '')) === dest);
-  if (sameFolder) {
-    // A move into the folder it is already in changes nothing.
-    done(action === 'copy' ? await run(action, items, dest, { rename: true }) : true);
-    return;
-  }
+  // A move into the folder it is already in changes nothing, so it is never worth a job.
+  if (sameFolder && action === 'rename') return done(true);
+  const asJob = await wantsJob(items.map((i) => ({ path: i.from, isDir: i.isDir ?? i.from.endsWith('/'), folderSize: i.folderSize })));
+  if (sameFolder) return done(asJob ? await runAsJob(action, items, dest, 'rename') : await run(action, items, dest, { rename: true }));
   let taken: Set<string>;
   try {
     taken = await namesIn(dest);
@@ -66,6 +80,16 @@ export async function transferItems(action: Action, items: readonly TransferItem
     return showError(e);
   }
   const clashing = items.filter((i) => taken.has(i.name)).map((i) => i.name);
+  if (asJob) {
+    // Nothing clashes now: keep both should a name appear while the job runs, so nothing is ever overwritten unasked.
+    if (!clashing.length) return done(await runAsJob(action, items, dest, 'rename'));
+    return showPrompt('replaceRename', {
+      names: clashing,
+      onOverwrite: () => void runAsJob(action, items, dest, 'replace').then(done),
+      onRename: () => void runAsJob(action, items, dest, 'rename').then(done),
+      onSkip: () => void runAsJob(action, items, dest, 'skip').then(done),
+    });
+  }
   if (!clashing.length) return done(await run(action, items, dest, {}));
   showPrompt('replaceRename', {
     names: clashing,
@@ -78,6 +102,6 @@ export async function transferItems(action: Action, items: readonly TransferItem
 export async function pasteClipboard(): Promise<void> {
   const { key, items } = clipboard;
   if (!key || !items.length) return;
-  const list = items.map((i) => ({ from: i.from, name: i.name }));
+  const list = items.map((i) => ({ from: i.from, name: i.name, isDir: i.isDir, folderSize: i.folderSize }));
   await transferItems(key === 'x' ? 'rename' : 'copy', list, currentFolder(), { onDone: key === 'x' ? clearClipboard : undefined });
 }

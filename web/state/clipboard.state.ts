@@ -4,6 +4,9 @@ export interface ClipboardItem {
   /** Decoded virtual path of the item. */
   from: string;
   name: string;
+  /** What the listing knew (a big selection is pasted as a background job). */
+  isDir?: boolean;
+  folderSize?: number;
 }
 
 interface ClipboardState {

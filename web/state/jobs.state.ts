@@ -57,3 +57,8 @@ export function clearEnded(): void {
 export function extractHere(path: string): Promise<Job | null> {
   return runJob({ kind: 'extract', items: [path], conflict: 'rename' });
 }
+
+/** "Extract to…": into `target`, a new folder (the picked folder plus the archive's stem); a taken name keeps both. */
+export function extractTo(path: string, target: string): Promise<Job | null> {
+  return runJob({ kind: 'extract', items: [path], destination: target, conflict: 'rename' });
+}

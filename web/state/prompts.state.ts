@@ -17,7 +17,9 @@ export interface PromptData {
   /** Upload conflicts: replace the existing items, or keep both by renaming the new ones. */
   replace: { names: string[]; onReplace: () => void; onRename: () => void };
   /** Copy / move conflicts: overwrite, or let the server pick a free name. */
-  replaceRename: { names: string[]; onOverwrite: () => void; onRename: () => void };
+  replaceRename: { names: string[]; onOverwrite: () => void; onRename: () => void; onSkip?: () => void };
+  /** Extract to…: pick the folder the archive's contents land in (a new folder named after it, inside). */
+  extract: { item: WebResource; from: string };
   share: { item: WebResource };
   upload: { base: string };
   shareDelete: { share: Share; onConfirm: () => void };

@@ -90,7 +90,7 @@ export function useListingDrop(opts: DropOptions) {
     }
     if (move && canMove && dest) {
       const moving = [...selected].map((i) => items[i]).filter((i): i is WebResource => !!i);
-      void transferItems('rename', moving.map((i) => ({ from: i.path, name: i.name })), `${dest.path}/`);
+      void transferItems('rename', moving.map((i) => ({ from: i.path, name: i.name, isDir: i.isDir, folderSize: i.folderSize })), `${dest.path}/`);
     }
   };
 

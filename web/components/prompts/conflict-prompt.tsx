@@ -38,8 +38,11 @@ export function ReplacePrompt({ names, onReplace, onRename }: PromptData['replac
   );
 }
 
-/** Copy / move conflicts: overwrite at the destination, or let the server give the new ones free names. */
-export function ReplaceRenamePrompt({ names, onOverwrite, onRename }: PromptData['replaceRename']) {
+/**
+ * Copy / move conflicts: overwrite at the destination, or let the server give the new ones free names; a background
+ * job (asked once for all its items) may also skip the clashing ones.
+ */
+export function ReplaceRenamePrompt({ names, onOverwrite, onRename, onSkip }: PromptData['replaceRename']) {
   const { t } = useTranslation();
   return (
     <PromptFrame
@@ -49,12 +52,13 @@ export function ReplaceRenamePrompt({ names, onOverwrite, onRename }: PromptData
       actions={
         <>
           <CancelButton />
+          {onSkip && <PromptButton label={t('buttons.skip')} onClick={() => (closePrompt(), onSkip())} testId="prompt-skip" />}
           <PromptButton label={t('buttons.renameNew')} onClick={() => (closePrompt(), onRename())} testId="prompt-rename" />
           <PromptButton kind="danger" submit label={t('buttons.overwrite')} testId="prompt-confirm" />
         </>
       }
     >
-      <p>{t('prompts.replaceRenameMessage')}</p>
+      <p>{onSkip ? t('prompts.replaceRenameJobMessage') : t('prompts.replaceRenameMessage')}</p>
       <Names names={names} />
     </PromptFrame>
   );

@@ -5,6 +5,7 @@ import '../../styles/prompts.css';
 import { ReplacePrompt, ReplaceRenamePrompt } from './conflict-prompt';
 import { DeletePrompt } from './delete-prompt';
 import { DownloadPrompt } from './download-prompt';
+import { ExtractPrompt } from './extract-prompt';
 import { HelpPrompt } from './help-prompt';
 import { InfoPrompt } from './info-prompt';
 import { NamePrompt } from './name-prompt';
@@ -41,6 +42,8 @@ function Body({ prompt }: { prompt: OpenPrompt }) {
       return <SharePrompt {...prompt.data} />;
     case 'upload':
       return <UploadPrompt {...prompt.data} />;
+    case 'extract':
+      return <ExtractPrompt {...prompt.data} />;
     case 'shareDelete':
       return <ShareDeletePrompt {...prompt.data} />;
   }

@@ -16,7 +16,7 @@ export function TransferPrompt({ kind, items, from }: PromptData['move'] & { kin
   const submit = () => {
     if (disabled) return;
     closePrompt();
-    void transferItems(move ? 'rename' : 'copy', items.map((i) => ({ from: i.path, name: i.name })), dest, { redirect: true });
+    void transferItems(move ? 'rename' : 'copy', items.map((i) => ({ from: i.path, name: i.name, isDir: i.isDir, folderSize: i.folderSize })), dest, { redirect: true });
   };
   return (
     <PromptFrame
