@@ -208,7 +208,7 @@ describe('shares settings', () => {
     await signIn(admin.page, 'admin', ADMIN_PW, '/settings/shares');
     await admin.page.waitForSelector('[data-testid=share-owner]');
     expect(await admin.page.textContent('[data-testid=share-owner]')).toBe('alice');
-    expect(await tabs(admin.page)).toEqual(['tab-profile', 'tab-shares', 'tab-global', 'tab-users']);
+    expect(await tabs(admin.page)).toEqual(['tab-profile', 'tab-shares', 'tab-global', 'tab-users', 'tab-api', 'tab-audit']);
     await shot(admin.page, 'settings-shares-admin');
     await admin.page.click(`[data-hash="${permanent.hash}"] [data-testid=share-delete]`);
     await admin.page.click('[data-testid=confirm-ok]');

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { Job } from '../../../server/contract/job';
 import { cancel, clearEnded, followJobs, jobs, unfollowJobs } from '../../state/jobs.state';
+import '../../styles/floating-panel.css';
 import '../../styles/jobs.css';
 import { Icon } from '../ui/icon';
 

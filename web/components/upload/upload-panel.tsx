@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { cancelAllUploads, cancelUpload, secondsLeft, uploads, type UploadJob } from '../../state/upload.state';
 import { formatDuration, formatRate, formatSize } from '../ui/format';
+import '../../styles/floating-panel.css';
 import '../../styles/upload.css';
 import { Icon } from '../ui/icon';
 
