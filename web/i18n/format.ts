@@ -46,7 +46,8 @@ function scaled(bytes: number): [number, number] {
  */
 export function formatSize(bytes: number, lng: string): string {
   const [value, unit] = scaled(bytes);
-  return isolate(numberFormat(lng, { style: 'unit', unit: UNITS[unit], unitDisplay: 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value), lng);
+  // Plain bytes are spelled out ("16 bytes", "16 octets"): Intl's short form of that unit reads "16 byte" in English.
+  return isolate(numberFormat(lng, { style: 'unit', unit: UNITS[unit], unitDisplay: unit === 0 ? 'long' : 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value), lng);
 }
 
 /** A transfer rate ("3.4 MB/s"), same units and isolation as formatSize. */
