@@ -94,7 +94,7 @@ describe('states', () => {
     await page.waitForFunction(() => Number(document.querySelector('[data-testid=upload-job-figures]')?.getAttribute('data-rate')) > 0, undefined, { timeout: 15_000 });
     const job = (await page.textContent('[data-testid=upload-job-figures]')) ?? '';
     const total = (await page.textContent('[data-testid=upload-total-figures]')) ?? '';
-    expect(job).toMatch(/^[\d.]+\s*(kB|KB|MB|byte)\b.* of 8\s*MB/);
+    expect(job).toMatch(/^[\d.]+\s*(kB|KB|MB|bytes?)\b.* of 8\s*MB/);
     expect(job).toMatch(/(kB|KB|MB)\/s, .*(sec|min|s)\b.* left/);
     expect(total).toMatch(/ of 8\s*MB/);
     expect(total).toContain('left');
