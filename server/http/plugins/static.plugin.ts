@@ -57,9 +57,10 @@ export async function staticPlugin(s: Services) {
 
   const serveAsset = (req: Request, name: string): Response => {
     const file = assets?.[name];
-    if (!file || name === 'index.html') return textResponse(404);
+    const gz = assets?.[name + '.gz'];
+    if ((!file && !gz) || name === 'index.html') return textResponse(404);
     const headers: Record<string, string> = {
-      'Content-Type': Bun.file(file).type,
+      'Content-Type': Bun.file(name).type, // by extension; the name is never read
       'Cache-Control': HASHED.test(name) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
       'X-Content-Type-Options': 'nosniff',
       Vary: 'Accept-Encoding',
@@ -68,6 +69,9 @@ export async function staticPlugin(s: Services) {
       const pre = assets[name + ext];
       if (pre && acceptsEncoding(req, enc)) return new Response(Bun.file(pre), { headers: { ...headers, 'Content-Encoding': enc, 'Content-Length': String(Bun.file(pre).size) } });
     }
+    // The binary embeds a file with a .gz twin only compressed (scripts/build.ts): a client that takes neither
+    // encoding gets it decompressed as it streams, without a declared length.
+    if (!file) return new Response(Bun.file(gz!).stream().pipeThrough(new DecompressionStream('gzip')), { headers });
     // Declared lengths let the request metrics count bytes without touching the body (http/observe).
     return new Response(Bun.file(file), { headers: { ...headers, 'Content-Length': String(Bun.file(file).size) } });
   };
