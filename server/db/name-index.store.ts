@@ -86,6 +86,12 @@ export class NameIndexStore {
     return this.db.query<{ value: string }, [string]>('select value from meta where key = ?').get(key)?.value ?? null;
   }
 
+  /** True when the index is built and for `root`: one query (listings ask it on every request, for folder sizes). */
+  readyFor(root: string): boolean {
+    const q = this.db.query<{ n: number }, [string]>("select count(*) as n from meta where (key = 'state' and value = 'ready') or (key = 'root' and value = ?)");
+    return q.get(root)?.n === 2;
+  }
+
   setMeta(key: string, value: string | number): void {
     this.db.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value').run(key, String(value));
   }

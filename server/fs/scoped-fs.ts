@@ -1,4 +1,4 @@
-import { lstat, mkdir, open, readdir, readlink, realpath, rm, rmdir, stat, statfs, utimes } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readlink, rm, rmdir, stat, statfs, utimes } from 'node:fs/promises';
 import type { Dirent, Stats } from 'node:fs';
 import { lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
@@ -28,7 +28,9 @@ function inside(real: string, root: string): boolean {
 async function realLocation(p: string, hops = 0): Promise<string> {
   if (hops > MAX_HOPS) throw new AppError('FORBIDDEN', 'too many symbolic links');
   try {
-    return await realpath(p);
+    // Synchronous on purpose, like classify(): one path's resolution costs less than the thread-pool round trip of
+    // the async form, and every request resolves its path at least once (issue 15 item 5).
+    return realpathSync(p);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;

@@ -207,6 +207,29 @@ describe('renewal and revocation', () => {
     expect((await t.req('GET', '/api/users', { token: first })).status).toBe(401);
   });
 
+  test('rule changes apply to the next request of a live token (compiled rules are reused only while unchanged)', async () => {
+    t = await makeTestApp();
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(`${t.root}/secret`);
+    mkdirSync(`${t.root}/open`);
+    const bob = await t.userToken('bob');
+    const names = async () => ((await (await t.req('GET', '/api/resources/', { token: bob })).json()) as { items: { name: string }[] }).items.map((i) => i.name).sort();
+    expect(await names()).toEqual(['open', 'secret']);
+    // Global rules written as the CLI would (no HTTP request): the next request sees them.
+    await t.s.settings.update({ rules: [{ allow: false, regex: false, path: '/secret', regexp: null }] }, ['rules']);
+    expect(await names()).toEqual(['open']);
+    expect((await t.req('GET', '/api/resources/secret/', { token: bob })).status).toBe(403);
+    await t.s.settings.update({ rules: [] }, ['rules']);
+    expect(await names()).toEqual(['open', 'secret']);
+    // The user's own rules changed in the store: same token, next request.
+    const u = (await t.s.stores.users.byUsername('bob'))!;
+    await t.s.stores.users.update({ ...u, rules: [{ allow: false, regex: false, path: '/open', regexp: null }] });
+    expect(await names()).toEqual(['secret']);
+    // And a session row deleted elsewhere ends the token at once.
+    await t.s.stores.sessions.deleteForUser(u.id);
+    expect((await t.req('GET', '/api/resources/', { token: bob })).status).toBe(401);
+  });
+
   test('a deleted user\'s token is 401, not 500', async () => {
     t = await makeTestApp();
     const bob = await t.userToken('bob');

@@ -155,9 +155,8 @@ export class AuthService {
   /** Resolves a verified token's claims to the current user; revoked sessions and deleted users are 401. */
   async authenticate(claims: { sid?: unknown; user?: { id?: unknown } }): Promise<StoredUser> {
     if (typeof claims.sid !== 'string' || typeof claims.user?.id !== 'number') throw unauthorized();
-    const s = await this.d.sessions.get(claims.sid);
-    if (!s || s.userId !== claims.user.id || s.expiresAt < this.now()) throw unauthorized();
-    const u = await this.d.users.byId(s.userId);
+    // One query for the session row and its user: revocation (row deleted) and user changes apply at once.
+    const u = await this.d.users.bySession(claims.sid, claims.user.id, this.now());
     if (!u) throw unauthorized();
     return u;
   }

@@ -177,7 +177,7 @@ export class NameIndex {
 
   /** True when search and folder sizes can come from the index. */
   ready(): boolean {
-    return this.db().meta('state') === 'ready' && this.db().meta('root') === this.root;
+    return this.db().readyFor(this.root);
   }
 
   status(): IndexStatus {
