@@ -158,9 +158,10 @@ export class ScopedFs {
   /** Stats of the target (a symlink is described by its target) and whether the path itself is a link. */
   async stat(vpath: string): Promise<{ real: string; stats: Stats; isSymlink: boolean }> {
     const real = await this.real(vpath);
+    // Synchronous like classify(): one or two stat calls cost less than the thread-pool round trip of each.
     return wrap(async () => {
-      const l = await lstat(this.lexical(vpath));
-      return { real, stats: l.isSymbolicLink() ? await stat(real) : l, isSymlink: l.isSymbolicLink() };
+      const l = lstatSync(this.lexical(vpath));
+      return { real, stats: l.isSymbolicLink() ? statSync(real) : l, isSymlink: l.isSymbolicLink() };
     });
   }
 
