@@ -26,7 +26,8 @@ export function HeaderActions({ user, folder, selected, multiple }: ActionsProps
     <div className="header-actions" role="toolbar" aria-label={t('header.actions')} data-testid="header-actions">
       {FILE_ACTIONS.filter((a) => a.available(ctx)).map((a) => {
         const onSelection = a.selection && (a.id !== 'download' || selected.length > 0);
-        const label = a.id === 'view' ? `${t('buttons.switchView')} (${t(VIEW_LABELS[user.viewMode] ?? 'header.list')})` : a.id === 'download' && selected.length ? t('buttons.downloadCount', { count: selected.length }) : t(`buttons.${a.label}`);
+        // The badge's number is part of the name, outside parentheses (which axe, like speech, treats as an aside).
+        const label = a.id === 'view' ? `${t('buttons.switchView')} (${t(VIEW_LABELS[user.viewMode] ?? 'header.list')})` : a.id === 'download' && selected.length ? t('buttons.downloadSelected', { count: selected.length }) : t(`buttons.${a.label}`);
         return (
           <IconButton
             key={a.id}

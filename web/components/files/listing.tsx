@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { WebResource } from '../../api/resources';
@@ -13,6 +13,7 @@ import '../../styles/files.css';
 import type { ItemHandlers } from './listing-item';
 import { shownOrder } from './listing-order';
 import { ListingToolbar } from './listing-toolbar';
+import { ContextMenu, type ContextMenuState } from './context-menu';
 import { EmptyFolder } from './empty-folder';
 import { SortBar } from './sort-bar';
 import { ITEMS_DRAG_TYPE, useListingDrop } from './use-listing-drop';
@@ -47,6 +48,39 @@ export function Listing({ folder }: { folder: WebResource }) {
   const canMove = !!user?.perm.rename;
   const drop = useListingDrop({ items, selected, folder: folderPath, canUpload, canMove });
   const onKeys = useListingKeys(shown, rowsApi, container);
+  const [menu, setMenu] = useState<ContextMenuState | null>(null);
+  const closeMenu = useCallback((refocus: boolean) => {
+    setMenu((m) => {
+      if (refocus) m?.returnTo?.focus();
+      return null;
+    });
+  }, []);
+  /** Opens the context menu for an item: it joins the selection first unless it is already part of it. */
+  const openMenu = (el: HTMLElement, x: number, y: number) => {
+    const index = Number(el.dataset.index);
+    if (!user || !Number.isInteger(index)) return;
+    if (!selection.selected.has(index)) selectOnly(index);
+    const chosen = [...selection.selected].map((i) => items[i]).filter((i): i is WebResource => !!i);
+    setMenu({ x, y, ctx: { user, folder, selected: chosen }, returnTo: el });
+  };
+  const onContextMenu = (e: MouseEvent<HTMLDivElement>) => {
+    const el = (e.target as HTMLElement).closest<HTMLElement>('[data-testid=item]');
+    if (!el) return;
+    e.preventDefault();
+    openMenu(el, e.clientX, e.clientY);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === 'ContextMenu' || (e.shiftKey && e.key === 'F10')) {
+      const el = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-testid=item]');
+      if (el && container.current?.contains(el)) {
+        e.preventDefault();
+        const r = el.getBoundingClientRect();
+        openMenu(el, r.left + Math.min(24, r.width / 2), r.bottom);
+        return;
+      }
+    }
+    onKeys(e);
+  };
 
   // Items the filter hides leave the selection, so that no action reaches what is not on show.
   useEffect(() => {
@@ -110,9 +144,6 @@ export function Listing({ folder }: { folder: WebResource }) {
       <div
         ref={container}
         className={`listing listing--${MODE_CLASS[mode] ?? 'list'}${drop.dragging ? ' is-dragging' : ''}`}
-        role="listbox"
-        aria-multiselectable="true"
-        aria-label={t('files.contents')}
         data-testid="listing"
         data-mode={mode}
         data-total={items.length}
@@ -120,7 +151,8 @@ export function Listing({ folder }: { folder: WebResource }) {
         onClick={(e) => {
           if (e.target === e.currentTarget) resetSelection();
         }}
-        onKeyDown={onKeys}
+        onKeyDown={onKeyDown}
+        onContextMenu={onContextMenu}
         {...drop.handlers}
       >
         {items.length === 0 ? (
@@ -133,7 +165,7 @@ export function Listing({ folder }: { folder: WebResource }) {
                 {t('files.noMatches', { filter })}
               </p>
             )}
-            <VirtualRows items={items} shown={shown} mode={mode} titles={titles} selected={selected} cut={cut} dropTarget={drop.target} shared={shared} api={rowsApi} />
+            <VirtualRows items={items} shown={shown} mode={mode} label={t('files.contents')} titles={titles} selected={selected} cut={cut} dropTarget={drop.target} shared={shared} api={rowsApi} />
           </>
         )}
         {drop.dragging && (
@@ -142,6 +174,7 @@ export function Listing({ folder }: { folder: WebResource }) {
           </div>
         )}
       </div>
+      {menu && <ContextMenu state={menu} onClose={closeMenu} />}
     </>
   );
 }

@@ -27,6 +27,8 @@ export interface VirtualRowsProps {
   items: readonly WebResource[];
   shown: ShownOrder;
   mode: ViewMode;
+  /** The listbox's accessible name. */
+  label: string;
   titles: { dirs: string; files: string };
   selected: ReadonlySet<number>;
   cut: ReadonlySet<string>;
@@ -48,7 +50,7 @@ function guessHeight(mode: ViewMode, width: number, cols: number, gap: number): 
  * scrollbar reflects every item and End reaches the last), but only the rows in view, plus a few, are in
  * the DOM. Rows are uniform within a mode, so one measured row sets the height of all the others.
  */
-export function VirtualRows({ items, shown, mode, titles, selected, cut, dropTarget, shared, api }: VirtualRowsProps) {
+export function VirtualRows({ items, shown, mode, label, titles, selected, cut, dropTarget, shared, api }: VirtualRowsProps) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [margin, setMargin] = useState(0);
@@ -121,13 +123,15 @@ export function VirtualRows({ items, shown, mode, titles, selected, cut, dropTar
 
   const template = cols > 1 ? { gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, columnGap: gap, paddingBlockEnd: gap } : undefined;
   return (
-    <div ref={box} className="listing__rows" style={{ height: virtualizer.getTotalSize() }} data-testid="listing-rows" data-cols={cols}>
+    // The listbox holds only the rows (groups of options): the sort bar and the filter stay outside it. Heading
+    // rows are visual only; each group of items carries its section's name.
+    <div ref={box} className="listing__rows" role="listbox" aria-multiselectable="true" aria-label={label} style={{ height: virtualizer.getTotalSize() }} data-testid="listing-rows" data-cols={cols}>
       {virtualizer.getVirtualItems().map((v) => {
         const row = rows.at(v.index);
         const style = { transform: `translateY(${v.start - virtualizer.options.scrollMargin}px)` };
         if (row.kind === 'heading') {
           return (
-            <div key={v.key} ref={measure} data-index={v.index} data-kind="heading" className={`listing__row listing__row--heading${row.first ? '' : ' is-later'}`} style={style}>
+            <div key={v.key} ref={measure} data-index={v.index} data-kind="heading" aria-hidden="true" className={`listing__row listing__row--heading${row.first ? '' : ' is-later'}`} style={style}>
               <h2 className="listing__heading">{row.section === 'dirs' ? titles.dirs : titles.files}</h2>
             </div>
           );

@@ -42,7 +42,7 @@ export function Notices() {
   const errors = list.filter((n) => n.kind === 'error');
   const successes = list.filter((n) => n.kind === 'success');
   return (
-    <div aria-label={t('notices.region')}>
+    <div role="region" aria-label={t('notices.region')}>
       {errors.length > 0 && (
         <div className="notices notices--errors">
           {errors.map((n) => (

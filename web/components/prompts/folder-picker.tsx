@@ -40,7 +40,8 @@ export function FolderPicker({ start, onChange }: { start: string; onChange(dest
       <p className="picker__where">
         {t('prompts.currentlyNavigating')} <code data-testid="picker-path">{path}</code>
       </p>
-      <ul className="picker__list" role="listbox" aria-label={t('prompts.folderList')} data-testid="folder-picker">
+      {/* A list of buttons (pick, open), not a listbox: a listbox may hold only options. */}
+      <ul className="picker__list" aria-label={t('prompts.folderList')} data-testid="folder-picker">
         {path !== '/' && (
           <li>
             <button type="button" className="picker__item" onClick={() => open(parentOf(path))} onDoubleClick={() => open(parentOf(path))} data-testid="picker-up" aria-label={t('buttons.up')}>
@@ -58,8 +59,7 @@ export function FolderPicker({ start, onChange }: { start: string; onChange(dest
             <li key={f.name} className="picker__row">
               <button
                 type="button"
-                role="option"
-                aria-selected={selected}
+                aria-pressed={selected}
                 className={selected ? 'picker__item is-selected' : 'picker__item'}
                 onClick={() => setPicked(selected ? null : dest)}
                 onDoubleClick={() => open(dest)}

@@ -42,8 +42,9 @@ function HitRow({ hit, n, active, basePath, terms, thumbs }: { hit: SearchHit; n
   const name = hit.path.slice(cut + 1);
   const folder = cut > 0 ? hit.path.slice(0, cut) : '';
   return (
-    <li id={hitId(n)} role="option" aria-selected={active}>
-      <Link href={hitUrl(basePath, hit)} className={active ? 'search__hit is-active' : 'search__hit'} tabIndex={-1} data-testid="search-hit" data-path={hit.path} data-dir={hit.dir} onClick={closeSearch}>
+    // The link itself is the option: an option may not hold an interactive control (axe nested-interactive).
+    <li role="none">
+      <Link href={hitUrl(basePath, hit)} id={hitId(n)} role="option" aria-selected={active} className={active ? 'search__hit is-active' : 'search__hit'} tabIndex={-1} data-testid="search-hit" data-path={hit.path} data-dir={hit.dir} onClick={closeSearch}>
         <HitIcon hit={hit} path={basePath.replace(/\/?$/, '/') + hit.path} thumbs={thumbs} />
         <span className="search__text">
           <bdi className="search__name" data-testid="search-hit-name">

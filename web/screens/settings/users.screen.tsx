@@ -35,7 +35,7 @@ export function UsersScreen() {
             {list.map((u) => (
               <tr key={u.id} data-testid="user-row" data-username={u.username}>
                 <td className="settings-table__main">{u.username}</td>
-                <td>{u.perm.admin ? <span className="settings-yes" aria-label={t('users.yes')}><ExtraIcon name="check" /></span> : <span className="settings-no" aria-label={t('users.no')}>—</span>}</td>
+                <td>{u.perm.admin ? <span className="settings-yes" role="img" aria-label={t('users.yes')}><ExtraIcon name="check" /></span> : <span className="settings-no" role="img" aria-label={t('users.no')}>—</span>}</td>
                 <td className="settings-table__mono">{u.scope}</td>
                 <td className="settings-table__actions">
                   <Link href={`/settings/users/${u.id}`} className="settings-icon-btn" aria-label={t('users.edit', { username: u.username })} title={t('users.edit', { username: u.username })} data-testid="user-edit">

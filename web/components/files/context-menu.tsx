@@ -1,0 +1,96 @@
+import { useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ActionContext, FileAction } from '../../actions/file-actions';
+import { FILE_ACTIONS } from '../../actions/file-actions';
+import '../../styles/context-menu.css';
+import { Icon } from '../ui/icon';
+
+/** Where the menu opens (viewport coordinates) and what it acts on. */
+export interface ContextMenuState {
+  x: number;
+  y: number;
+  ctx: ActionContext;
+  /** Focus goes back here when the menu closes without running an action that moves it elsewhere. */
+  returnTo: HTMLElement | null;
+}
+
+/** The header's actions that act on a selection, plus Info: the same objects, so availability is decided once. */
+export function menuActions(ctx: ActionContext): FileAction[] {
+  return FILE_ACTIONS.filter((a) => (a.selection || a.id === 'info') && a.available(ctx));
+}
+
+const EDGE = 8;
+
+/**
+ * The listing's context menu (right-click, the Menu key, Shift+F10): a role=menu of buttons, keyboard navigable
+ * (arrows, Home/End; Esc or Tab closes), closed by a press outside it. It lives outside the listbox.
+ */
+export function ContextMenu({ state, onClose }: { state: ContextMenuState; onClose(refocus: boolean): void }) {
+  const { t } = useTranslation();
+  const menu = useRef<HTMLDivElement>(null);
+  const actions = menuActions(state.ctx);
+
+  // Kept inside the window, then the first item takes the focus.
+  useLayoutEffect(() => {
+    const el = menu.current;
+    if (!el) return;
+    const r = el.getBoundingClientRect();
+    el.style.left = `${Math.max(EDGE, Math.min(state.x, window.innerWidth - r.width - EDGE))}px`;
+    el.style.top = `${Math.max(EDGE, Math.min(state.y, window.innerHeight - r.height - EDGE))}px`;
+    el.querySelector<HTMLButtonElement>('[role=menuitem]')?.focus();
+  }, [state]);
+
+  // A press anywhere else, or the window losing its size or scroll position, closes the menu.
+  useLayoutEffect(() => {
+    const outside = (e: PointerEvent) => {
+      if (!menu.current?.contains(e.target as Node)) onClose(false);
+    };
+    const away = () => onClose(false);
+    document.addEventListener('pointerdown', outside, true);
+    window.addEventListener('resize', away);
+    window.addEventListener('scroll', away, { passive: true });
+    return () => {
+      document.removeEventListener('pointerdown', outside, true);
+      window.removeEventListener('resize', away);
+      window.removeEventListener('scroll', away);
+    };
+  }, [onClose]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const items = [...(menu.current?.querySelectorAll<HTMLButtonElement>('[role=menuitem]') ?? [])];
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    const move = (to: number) => items[(to + items.length) % items.length]?.focus();
+    // Every key stays in the menu: the listing's own shortcuts must not act on the selection behind it.
+    e.stopPropagation();
+    if (e.key === 'ArrowDown') move(at + 1);
+    else if (e.key === 'ArrowUp') move(at - 1);
+    else if (e.key === 'Home') move(0);
+    else if (e.key === 'End') move(items.length - 1);
+    else if (e.key === 'Escape' || e.key === 'Tab') onClose(true);
+    else return;
+    e.preventDefault();
+  };
+
+  return (
+    <div ref={menu} className="context-menu" role="menu" aria-label={t('files.contextMenu')} data-testid="context-menu" style={{ left: state.x, top: state.y }} onKeyDown={onKeyDown} onContextMenu={(e) => e.preventDefault()}>
+      {actions.map((a) => (
+        <button
+          key={a.id}
+          type="button"
+          role="menuitem"
+          tabIndex={-1}
+          className="context-menu__item"
+          data-testid={`menu-${a.id}`}
+          onClick={() => {
+            onClose(false);
+            a.run(state.ctx);
+          }}
+        >
+          <Icon name={a.icon} />
+          <span>{t(`buttons.${a.label}`)}</span>
+          {a.shortcut && <kbd className="context-menu__key">{a.shortcut}</kbd>}
+        </button>
+      ))}
+    </div>
+  );
+}
