@@ -1,6 +1,5 @@
 import { Elysia } from 'elysia';
-import { jwt } from '@elysiajs/jwt';
-import { SignJWT } from 'jose';
+import { SignJWT, jwtVerify } from 'jose';
 import type { PermName } from '../../contract/user';
 import { forbidden, unauthorized } from '../../core/errors';
 import type { StoredUser } from '../../contract/user';
@@ -73,8 +72,8 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
     return set;
   };
   return new Elysia({ name: 'auth' })
-    .use(jwt({ name: 'jwt', secret: key, alg: 'HS256', iss: ISSUER }))
-    .derive({ as: 'global' }, ({ jwt: signer }) => ({
+    // Decorated, not derived: the same two functions serve every request (no per-request closures or hook).
+    .decorate({
       /**
        * Signs a token for a session; the payload carries the user object the web app reads. Its times are the
        * session's, so one session always yields the same token (concurrent renews answer with the same one).
@@ -89,13 +88,13 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
       /** Verifies a token and resolves its live session and user, or throws 401. */
       verifyToken: async (token: string | null) => {
         if (!token) throw unauthorized();
-        const claims = verified.get(token) ?? (await signer.verify(token, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['exp', 'iat'] }));
+        const claims = verified.get(token) ?? (await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['exp', 'iat'] }).then((r) => r.payload as Record<string, unknown>, () => null));
         if (!claims || (claims.exp as number) * 1000 <= Date.now()) throw unauthorized();
         remember(token, claims);
         const user = await s.auth.authenticate(claims as { sid?: unknown; user?: { id?: unknown } });
         return { user, sid: claims.sid as string, exp: claims.exp as number, iat: claims.iat as number };
       },
-    }))
+    })
     .macro({
       auth: (need: PermName | 'user') => ({
         async resolve({ request, server, verifyToken, set }) {
