@@ -1,6 +1,6 @@
 import { lstat, mkdir, open, readdir, readlink, rm, rmdir, stat, statfs, utimes } from 'node:fs/promises';
 import type { Dirent, Stats } from 'node:fs';
-import { lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { AppError, exists, forbidden } from '../core/errors';
 import { fromFsError } from './fs-errors';
@@ -66,6 +66,9 @@ export interface WalkEntry {
   /** Real location on disk, for reading. */
   real: string;
 }
+
+/** Folders up to this st_size are read with readdirSync (ext4: four blocks; tmpfs/btrfs: a few hundred names). */
+const SMALL_DIR_BYTES = 16 * 1024;
 
 async function wrap<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -202,9 +205,12 @@ export class ScopedFs {
    * A folder's entry names and kinds (temps left out), without describing them: a big listing keeps only this much
    * per entry and describes each one with entry() as it is sent. Kinds: 0 file or special, 1 folder, 2 symlink.
    */
-  async scan(vpath: string): Promise<{ real: string; names: string[]; kinds: Uint8Array }> {
+  async scan(vpath: string, dirBytes?: number): Promise<{ real: string; names: string[]; kinds: Uint8Array }> {
     const real = await this.real(vpath);
-    const dirents = await wrap(() => readdir(real, { withFileTypes: true }));
+    // A folder whose own size (st_size: a few blocks, or the names' bytes) says it is small is read synchronously:
+    // a few hundred names at most, cheaper than the thread-pool hop; big folders keep the async read.
+    const small = dirBytes !== undefined && dirBytes <= SMALL_DIR_BYTES;
+    const dirents = await wrap(async () => (small ? readdirSync(real, { withFileTypes: true }) : readdir(real, { withFileTypes: true })));
     const names: string[] = [];
     const kinds = new Uint8Array(dirents.length);
     for (const d of dirents) {

@@ -88,7 +88,7 @@ export class FilesService {
     if (res.isDir) {
       if (opts.checksum !== undefined) throw invalid('checksums are computed for files only');
       const sorting = actor.user?.sorting ?? { by: 'name' as const, asc: false };
-      const listing = await scanFolder(actor, path, { by: sorting.by || 'name', asc: sorting.asc }, this.deps.typeDetectionByHeader);
+      const listing = await scanFolder(actor, path, { by: sorting.by || 'name', asc: sorting.asc }, this.deps.typeDetectionByHeader, stats.size);
       const size = this.deps.folderSizes?.folderTotal(real);
       if (size !== undefined) res.folderSize = size;
       listing.folderSizes = this.deps.folderSizes?.folderTotals(real) ?? null;
