@@ -39,9 +39,6 @@ const fromRow = (r: Raw): JobRow => ({
   finishedAt: num(r.finishedAt),
 });
 
-/** Jobs that ended: the states a job never leaves. */
-export const FINAL_STATES: readonly JobState[] = ['done', 'failed', 'cancelled', 'interrupted'];
-
 /** SQL for background jobs (both engines). Rows outlive restarts so a job's end is always on record. */
 export class JobsStore {
   constructor(private readonly db: Sql) {}

@@ -95,4 +95,3 @@ export const Ready = t.Object({
 });
 export const MetricsText = t.String({ description: 'Prometheus text exposition format 0.0.4' });
 export const Bytes = t.String({ format: 'binary' });
-export const AnyJson = t.Unknown();
