@@ -1,5 +1,5 @@
 import type { AuditAction, AuditEntry, AuditOutcome } from '../contract/audit';
-import type { Sql } from './sql';
+import { escapeLike, type Sql } from './sql';
 
 /** A row to write: everything but the id. */
 export type AuditRow = Omit<AuditEntry, 'id'>;
@@ -32,7 +32,7 @@ interface Raw {
 
 const SELECT = 'SELECT id, time, user_id AS "userId", user_name AS "userName", address, action, target, detail, outcome FROM audit';
 const INSERT = 'INSERT INTO audit (time, user_id, user_name, address, action, target, detail, outcome)';
-const like = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const like = (s: string) => `%${escapeLike(s.toLowerCase())}%`;
 
 function fromRow(r: Raw): AuditEntry {
   let detail: Record<string, unknown> = {};
@@ -80,7 +80,7 @@ export class AuditStore {
     }
     if (q.action) {
       where.push("(action = ? OR action LIKE ? ESCAPE '\\')");
-      params.push(q.action, `${q.action.replace(/[\\%_]/g, (c) => `\\${c}`)}.%`);
+      params.push(q.action, `${escapeLike(q.action)}.%`);
     }
     if (q.since !== undefined) {
       where.push('time >= ?');

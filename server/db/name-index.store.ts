@@ -1,4 +1,5 @@
 import { Database, type Statement } from 'bun:sqlite';
+import { escapeLike } from './sql';
 
 /**
  * The name index: one local SQLite file per instance (in its cache folder), whatever engine holds the rest of the
@@ -178,7 +179,7 @@ export class NameIndexStore {
     } else if (q.terms.length && q.terms.every((t) => /^[\x00-\x7f]*$/.test(t))) {
       // LIKE folds ASCII case only; with other letters every name at this depth is a candidate.
       where.push(`(${q.terms.map(() => "e.name like ? escape '\\'").join(' or ')})`);
-      params.push(...q.terms.map((t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+      params.push(...q.terms.map((t) => `%${escapeLike(t)}%`));
     }
     if (q.types.length) {
       const ors: string[] = [];
@@ -189,7 +190,7 @@ export class NameIndexStore {
           params.push(`${k}/%`);
         } else {
           ors.push("e.name like ? escape '\\'");
-          params.push(`%.${k.replace(/[\\%_]/g, (c) => `\\${c}`)}`);
+          params.push(`%.${escapeLike(k)}`);
         }
       }
       where.push(`e.is_dir = 0 and (${ors.join(' or ')})`);

@@ -165,6 +165,9 @@ export class PostgresSql implements Sql {
   }
 }
 
+/** `s` as literal text inside a LIKE pattern (with `ESCAPE '\\'`): its backslashes, `%` and `_` escaped. */
+export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** True when the configured database is a PostgreSQL URL rather than a SQLite file. */
 export function isPostgresUrl(database: string): boolean {
   return /^postgres(ql)?:\/\//i.test(database);
