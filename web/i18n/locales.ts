@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE, LOCALES, isRtlLocale, localeTag, matchLocale, type LocaleCode } from '../../server/contract/locales';
+import { DEFAULT_LOCALE, LOCALES, isRtlLocale, matchLocale, type LocaleCode } from '../../server/contract/locales';
 
 /** The locale list lives once, in server/contract (the server validates user locales against it too). */
 export const SUPPORTED_LOCALES = LOCALES;
@@ -25,6 +25,3 @@ export function browserLocale(): LocaleCode {
 
 /** Whether a stored code or BCP 47 tag is written right to left. */
 export const isRtl = (codeOrTag: string): boolean => isRtlLocale(codeOrTag);
-
-/** The BCP 47 tag of whatever language a stored code or tag falls back to (for i18next, `lang` and Intl). */
-export const tagFor = (codeOrTag: string | null | undefined): string => localeTag(normalizeLocale(codeOrTag));

@@ -27,11 +27,6 @@ const replace = (next: Set<number>) => {
   selection.selected = next.size ? ref(next) : NONE;
 };
 
-/** The selected indexes in the order they were picked. */
-export function selectedIndexes(): number[] {
-  return [...selection.selected];
-}
-
 export function resetSelection(): void {
   if (selection.selected.size) selection.selected = NONE;
   selection.anchor = null;
