@@ -49,10 +49,10 @@ export function resourcesRoutes(s: Services, auth: AuthPlugin) {
    * download(), so the download decision stays with the file policy.
    */
   const get = async ({ request, actor }: Ctx) => {
-    const checksum = new URL(request.url).searchParams.get('checksum') ?? undefined;
+    const q = new URL(request.url).searchParams;
+    const checksum = q.get('checksum') ?? undefined;
     const path = pathAfter(request, P).path;
     const bytes = checksum === undefined && request.headers.get('x-encoding') === 'true';
-    const q = new URL(request.url).searchParams;
     const page = parsePage(q.get('offset'), q.get('limit'));
     const { res, listing } = await s.files.open(actor, path, { checksum, content: !bytes, signal: request.signal });
     // Folders stream (no whole listing in memory); without offset/limit the reference's client gets every item.
