@@ -14,8 +14,8 @@ import { subtitleResponse } from '../subtitle-response';
  * `/api/public/dl/<hash>` + encodeURIComponent("/sub/file"), slashes encoded, and its router saw the decoded path.
  * Hashes are base64url, so no hash contains an encoded "/".
  */
-function hashAndPath(request: Request, prefix: string): { hash: string; path: string } {
-  const rest = decodeOnce(new URL(request.url).pathname.slice(prefix.length)).replace(/^\//, '');
+function hashAndPath(url: URL, prefix: string): { hash: string; path: string } {
+  const rest = decodeOnce(url.pathname.slice(prefix.length)).replace(/^\//, '');
   const i = rest.indexOf('/');
   const hash = i < 0 ? rest : rest.slice(0, i);
   return { hash, path: toVirtualPath(i < 0 ? '/' : rest.slice(i)).path };
@@ -29,9 +29,9 @@ function hashAndPath(request: Request, prefix: string): { hash: string; path: st
 export function publicRoutes(s: Services, auth: AuthPlugin) {
   const base = s.config.baseURL;
   const open = (request: Request, prefix: string, address: string): Promise<PublicShare> => {
-    const { hash, path } = hashAndPath(request, `${base}${prefix}`);
-    const q = new URL(request.url).searchParams;
-    return s.shares.open(hash, path, { password: request.headers.get('x-share-password'), token: q.get('token'), address });
+    const url = new URL(request.url);
+    const { hash, path } = hashAndPath(url, `${base}${prefix}`);
+    return s.shares.open(hash, path, { password: request.headers.get('x-share-password'), token: url.searchParams.get('token'), address });
   };
   return new Elysia()
     .use(auth)
