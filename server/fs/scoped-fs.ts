@@ -11,7 +11,7 @@ import { movedAway, movedOr, TEMP_NAME, TempEntry } from './temp-file';
 import { inTrash, isTrashName } from './trash-fs';
 import { joinVirtual, parentOf } from './virtual-path';
 
-export { TEMP_NAME, tempName } from './temp-file';
+export { TEMP_NAME } from './temp-file';
 
 const MAX_HOPS = 40;
 export const FILE_MODE = 0o640;
