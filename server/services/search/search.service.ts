@@ -72,9 +72,12 @@ export async function* search(actor: Actor, base: string, raw: string, signal?: 
       const name = q.caseSensitive ? e.name : e.name.toLowerCase();
       // As the name index answers (index-search.ts): a name match, or an entry below a folder (under the one
       // searched) whose name matches; the type filter applies to the entry either way.
-      const folders = rel.slice(0, Math.max(0, rel.length - e.name.length - 1));
-      const inFolders = (t: string) => (q.caseSensitive ? folders : folders.toLowerCase()).split('/').some((c) => c.includes(t));
-      if (!q.terms.some((t) => name.includes(t) || (folders !== '' && inFolders(t)))) continue;
+      if (!q.terms.some((t) => name.includes(t))) {
+        const folders = rel.slice(0, Math.max(0, rel.length - e.name.length - 1));
+        if (folders === '') continue;
+        const parts = (q.caseSensitive ? folders : folders.toLowerCase()).split('/');
+        if (!q.terms.some((t) => parts.some((c) => c.includes(t)))) continue;
+      }
     }
     yield { dir: e.isDir, path: rel };
   }
