@@ -17,6 +17,9 @@ const MAX_HOPS = 40;
 export const FILE_MODE = 0o640;
 export const DIR_MODE = 0o750;
 
+/** Names no listing, scan or walk reports: our temps and the trash. */
+const hiddenName = (name: string) => TEMP_NAME.test(name) || isTrashName(name);
+
 function inside(real: string, root: string): boolean {
   return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
 }
@@ -214,7 +217,7 @@ export class ScopedFs {
     const names: string[] = [];
     const kinds = new Uint8Array(dirents.length);
     for (const d of dirents) {
-      if (TEMP_NAME.test(d.name) || isTrashName(d.name)) continue;
+      if (hiddenName(d.name)) continue;
       kinds[names.length] = d.isDirectory() ? 1 : d.isSymbolicLink() ? 2 : 0;
       names.push(d.name);
     }
@@ -238,7 +241,7 @@ export class ScopedFs {
     const names = await wrap(() => readdir(dir));
     const out: DirEntry[] = [];
     for (const n of names) {
-      if (TEMP_NAME.test(n) || isTrashName(n)) continue;
+      if (hiddenName(n)) continue;
       const e = this.classify(dir, n);
       if (e) out.push(e);
     }
@@ -272,7 +275,7 @@ export class ScopedFs {
       }
       const subdirs: { v: string; real: string }[] = [];
       for (const d of entries) {
-        if (TEMP_NAME.test(d.name) || isTrashName(d.name)) continue;
+        if (hiddenName(d.name)) continue;
         const childV = joinVirtual(v, d.name);
         const childReal = join(real, d.name);
         let isDir = d.isDirectory();
