@@ -87,10 +87,16 @@ export async function staticPlugin(s: Services) {
       return null;
     }
     const p = join(dir, rel);
-    if (!existsSync(p) || !statSync(p).isFile()) return null;
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      return null; // missing or unreadable, as existsSync said
+    }
+    if (!st.isFile()) return null;
     // Admin-controlled bytes: the same sandbox as users' files (an SVG here must not run script for visitors).
     const type = name === 'custom.css' ? 'text/css; charset=utf-8' : Bun.file(p).type;
-    return new Response(Bun.file(p), { headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600', 'Content-Length': String(statSync(p).size), ...userBytesHeaders(type) } });
+    return new Response(Bun.file(p), { headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600', 'Content-Length': String(st.size), ...userBytesHeaders(type) } });
   };
 
   const index = (): Response => {
