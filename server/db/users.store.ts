@@ -116,6 +116,11 @@ export class UsersStore {
     return r ? fromRow(r) : null;
   }
 
+  /** A user named by id (all digits) or by username. */
+  byRef(ref: string): Promise<StoredUser | null> {
+    return /^\d+$/.test(ref) ? this.byId(Number(ref)) : this.byUsername(ref);
+  }
+
   async count(): Promise<number> {
     return Number((await this.db.get<{ n: number }>('SELECT count(*) AS n FROM users'))!.n);
   }

@@ -162,7 +162,7 @@ export class TrashService {
 
   /** A user named by id or username (the `?user=` of admins, the CLI's `--user`); 404 when unknown. */
   async userRef(ref: string): Promise<number> {
-    const u = /^\d+$/.test(ref) ? await this.d.users.byId(Number(ref)) : await this.d.users.byUsername(ref);
+    const u = await this.d.users.byRef(ref);
     if (!u) throw notFound(`no user "${ref}"`);
     return u.id;
   }

@@ -64,7 +64,7 @@ export class UsersService {
   }
 
   async find(idOrName: string): Promise<StoredUser> {
-    const u = /^\d+$/.test(idOrName) ? await this.d.users.byId(Number(idOrName)) : await this.d.users.byUsername(idOrName);
+    const u = await this.d.users.byRef(idOrName);
     if (!u) throw notFound(`no user "${idOrName}"`);
     return u;
   }
