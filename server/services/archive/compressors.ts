@@ -49,8 +49,11 @@ export async function* through(src: AsyncIterable<Uint8Array>, t: Transform): As
   if (failure) throw failure;
 }
 
-/** An incremental compressor (update/finish). napi views are copied before the next call reuses them. */
-function incremental(make: () => Promise<{ update(b: Uint8Array): Uint8Array; finish(): Promise<Uint8Array> }>): Stage {
+/**
+ * An incremental codec (update/finish): xz on its own thread, snappy in short native calls. napi views are reused
+ * by the next call (and an empty one may be detached), so only non-empty output is yielded, copied.
+ */
+export function incremental(make: () => Promise<{ update(b: Uint8Array): Uint8Array; finish(): Promise<Uint8Array> }>): Stage {
   return async function* (src) {
     const c = await make();
     for await (const chunk of src) {

@@ -1,26 +1,10 @@
 import { createBrotliDecompress, createGunzip, createZstdDecompress } from 'node:zlib';
 import type { ArchiveFormat } from '../../contract/archive';
 import { AppError } from '../../core/errors';
-import { through, type Stage } from './compressors';
+import { incremental, through, type Stage } from './compressors';
 
 /** A damaged or unsupported compressed stream: the extraction is refused with this message. */
 const bad = (detail: string) => new AppError('INVALID', detail);
-
-/** napi views are reused by the next call (and an empty one may be detached): copy before yielding. */
-const copy = (b: Uint8Array) => (b.length ? Buffer.from(b) : null);
-
-/** An incremental decompressor (update/finish); xz decodes on its own thread, snappy in short native calls. */
-function incremental(make: () => Promise<{ update(b: Uint8Array): Uint8Array; finish(): Promise<Uint8Array> }>): Stage {
-  return async function* (src) {
-    const d = await make();
-    for await (const chunk of src) {
-      const out = copy(d.update(chunk));
-      if (out) yield out;
-    }
-    const tail = copy(await d.finish());
-    if (tail) yield tail;
-  };
-}
 
 /** Gathers a stream into one buffer that can be cut at the front: the frame splitters below work on it. */
 class Pending {
