@@ -4,3 +4,6 @@ export function table(headers: string[], rows: (string | number | boolean)[][]):
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
   return cells.map((r) => r.map((c, i) => (c ?? '').padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
+
+/** A time for people: ISO 8601 in UTC, to the second. */
+export const isoSeconds = (ms: number): string => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');

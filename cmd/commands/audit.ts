@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
 import { invalid } from '../../server/core/errors';
 import { fail, print, withServices, type GlobalOpts } from '../context';
-import { table } from '../table';
-
-const when = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
+import { isoSeconds, table } from '../table';
 
 /** `filedeck audit ls`: the audit log, newest first, through the same AuditService as GET /api/audit. */
 export function registerAudit(program: Command): void {
@@ -23,7 +21,7 @@ export function registerAudit(program: Command): void {
         const page = await s.audit.list({ user: o.user, action: o.action, since: o.since, until: o.until, text: o.text, limit: Number(o.limit), cursor: o.cursor });
         print(o, page, () => {
           if (!page.entries.length) return 'No audit entries';
-          const rows = page.entries.map((e) => [when(e.time), e.userName || '-', e.address, e.action, e.target, e.outcome]);
+          const rows = page.entries.map((e) => [isoSeconds(e.time), e.userName || '-', e.address, e.action, e.target, e.outcome]);
           return table(['Time', 'User', 'Address', 'Action', 'Target', 'Outcome'], rows) + (page.next ? `\n(more: --cursor ${page.next})` : '');
         });
       }).catch(fail);

@@ -2,9 +2,7 @@ import type { Command } from 'commander';
 import { invalid } from '../../server/core/errors';
 import { systemActor } from '../../server/services/actor';
 import { fail, print, withServices, type GlobalOpts } from '../context';
-import { table } from '../table';
-
-const when = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
+import { isoSeconds, table } from '../table';
 
 /** `filedeck sessions ls | end`: login sessions are rows, so ending them here logs people out of every server at once. */
 export function registerSessions(program: Command): void {
@@ -17,7 +15,7 @@ export function registerSessions(program: Command): void {
         const names = new Map((await s.users.list()).map((u) => [u.id, u.username]));
         // Only a prefix of the id: enough to tell sessions apart, useless as a credential.
         const list = (await s.auth.sessions(userId)).map((x) => ({ id: x.id.slice(0, 8), userId: x.userId, username: names.get(x.userId) ?? '', createdAt: x.createdAt, expiresAt: x.expiresAt }));
-        print(o, list, () => (list.length ? table(['Session', 'User', 'Started', 'Expires'], list.map((x) => [x.id, x.username, when(x.createdAt), when(x.expiresAt)])) : 'No open sessions'));
+        print(o, list, () => (list.length ? table(['Session', 'User', 'Started', 'Expires'], list.map((x) => [x.id, x.username, isoSeconds(x.createdAt), isoSeconds(x.expiresAt)])) : 'No open sessions'));
       }).catch(fail);
     });
   sessions.command('end').option('--user <id|username>', 'end every session of this user').option('--all', 'end every session of every user')
