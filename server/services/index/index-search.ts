@@ -4,7 +4,7 @@ import { joinVirtual } from '../../fs/virtual-path';
 import { invalid } from '../../core/errors';
 import type { Actor } from '../actor';
 import { authorizePath, visible } from '../policy/file-policy';
-import { parseQuery, search, typeMatches, type SearchHit, type SearchQuery } from '../search/search.service';
+import { nameMatches, parseQuery, search, typeMatches, type SearchHit, type SearchQuery } from '../search/search.service';
 import type { NameIndex } from './name-index.service';
 
 /** Candidates read per query: small enough that one query never holds the event loop long. */
@@ -48,18 +48,13 @@ async function* fromIndex(store: NameIndexStore, actor: Actor, base: string, at:
   const [lo, hi] = belowPath(at);
   const cut = at === '/' ? 1 : at.length + 1;
   const hideDot = !!actor.user?.hideDotfiles;
-  const nameMatches = (name: string) => {
-    if (!q.terms.length) return true;
-    const n = q.caseSensitive ? name : name.toLowerCase();
-    return q.terms.some((t) => n.includes(t));
-  };
   // The walk never enters hidden folders, so below the folder searched no component may be hidden.
   const shown = (rel: string) => !(hideDot && rel.split('/').some((c) => c.startsWith('.'))) && visible(actor, joinVirtual(base, rel));
   const top = at === '/' ? 0 : at.split('/').length - 1;
   const deepest = store.maxDepth();
   const hit = (r: StoredRow): SearchHit | null => {
     const rel = r.path.slice(cut);
-    return nameMatches(r.name) && shown(rel) && typeMatches(r.name, r.isDir, q.types) ? { dir: r.isDir, path: rel } : null;
+    return nameMatches(q, r.name) && shown(rel) && typeMatches(r.name, r.isDir, q.types) ? { dir: r.isDir, path: rel } : null;
   };
   // Few matches (the usual case): one query, ranked here. Many: depth by depth, a page at a time.
   const few = store.candidates({ terms: q.terms, types: q.types, lo, hi, afterId: 0, limit: FEW + 1 });
@@ -89,7 +84,7 @@ async function* fromIndex(store: NameIndexStore, actor: Actor, base: string, at:
   // Path matches: what lies below a folder whose name matched (not already reported as a name match).
   const done: string[] = [];
   async function* below(d: StoredRow): AsyncGenerator<SearchHit> {
-    if (!nameMatches(d.name) || done.some((p) => d.path.startsWith(`${p}/`))) return;
+    if (!nameMatches(q, d.name) || done.some((p) => d.path.startsWith(`${p}/`))) return;
     done.push(d.path);
     const [dlo, dhi] = belowPath(d.path);
     for (let last = ''; ; ) {
@@ -97,7 +92,7 @@ async function* fromIndex(store: NameIndexStore, actor: Actor, base: string, at:
       const rows = store.subtree(dlo, dhi, last, PAGE);
       for (const r of rows) {
         last = r.path;
-        if (nameMatches(r.name)) continue; // reported (or refused) above
+        if (nameMatches(q, r.name)) continue; // reported (or refused) above
         const rel = r.path.slice(cut);
         if (shown(rel) && typeMatches(r.name, r.isDir, q.types)) yield { dir: r.isDir, path: rel };
       }

@@ -30,6 +30,13 @@ export function parseQuery(raw: string): SearchQuery {
   return { caseSensitive, types, terms };
 }
 
+/** True when a name holds one of the query's terms (every name, for a query without terms). */
+export function nameMatches(q: SearchQuery, name: string): boolean {
+  if (!q.terms.length) return true;
+  const n = q.caseSensitive ? name : name.toLowerCase();
+  return q.terms.some((t) => n.includes(t));
+}
+
 export function typeMatches(name: string, isDir: boolean, types: string[]): boolean {
   if (!types.length) return true;
   if (isDir) return false;
@@ -68,16 +75,11 @@ export async function* search(actor: Actor, base: string, raw: string, signal?: 
     if (!visible(actor, e.path)) continue;
     if (!typeMatches(e.name, e.isDir, q.types)) continue;
     const rel = e.path.slice(cut);
-    if (q.terms.length) {
-      const name = q.caseSensitive ? e.name : e.name.toLowerCase();
-      // As the name index answers (index-search.ts): a name match, or an entry below a folder (under the one
-      // searched) whose name matches; the type filter applies to the entry either way.
-      if (!q.terms.some((t) => name.includes(t))) {
-        const folders = rel.slice(0, Math.max(0, rel.length - e.name.length - 1));
-        if (folders === '') continue;
-        const parts = (q.caseSensitive ? folders : folders.toLowerCase()).split('/');
-        if (!q.terms.some((t) => parts.some((c) => c.includes(t)))) continue;
-      }
+    // As the name index answers (index-search.ts): a name match, or an entry below a folder (under the one
+    // searched) whose name matches; the type filter applies to the entry either way.
+    if (!nameMatches(q, e.name)) {
+      const folders = rel.slice(0, Math.max(0, rel.length - e.name.length - 1));
+      if (folders === '' || !folders.split('/').some((c) => nameMatches(q, c))) continue;
     }
     yield { dir: e.isDir, path: rel };
   }
