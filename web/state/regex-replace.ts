@@ -1,0 +1,48 @@
+/**
+ * A user's regular expression applied to names off the main thread: a pattern such as `(a+)+$` can take
+ * exponential time, and a script cannot interrupt a running RegExp. The worker is ended after `TIME_LIMIT_MS`,
+ * so a catastrophic pattern costs a message, never a frozen tab. (The page's CSP allows `worker-src blob:`.)
+ */
+
+/** Longest a batch of replacements may run. */
+export const TIME_LIMIT_MS = 400;
+
+// Plain text (no bundler transform): the worker compiles the same source and flags the prompt compiled already.
+const WORKER_SOURCE = `onmessage = (e) => {
+  const { source, flags, replacement, names } = e.data;
+  const re = new RegExp(source, flags);
+  postMessage(names.map((n) => n.replace(re, replacement)));
+};`;
+
+let workerUrl: string | null = null;
+
+/** The names with `re` replaced, or 'timeout' when the expression ran too long (the worker is then ended). */
+export function replaceInWorker(names: readonly string[], re: RegExp, replacement: string, signal?: AbortSignal): Promise<string[] | 'timeout'> {
+  workerUrl ??= URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' }));
+  const worker = new Worker(workerUrl);
+  return new Promise((resolve, reject) => {
+    const end = () => {
+      clearTimeout(timer);
+      worker.terminate();
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      end();
+      reject(new DOMException('aborted', 'AbortError'));
+    };
+    const timer = setTimeout(() => {
+      end();
+      resolve('timeout');
+    }, TIME_LIMIT_MS);
+    signal?.addEventListener('abort', onAbort);
+    worker.onmessage = (e: MessageEvent<string[]>) => {
+      end();
+      resolve(e.data);
+    };
+    worker.onerror = (e) => {
+      end();
+      reject(new Error(e.message));
+    };
+    worker.postMessage({ source: re.source, flags: re.flags, replacement, names });
+  });
+}
