@@ -20,6 +20,7 @@ import { noHooks, type Hooks } from './services/hooks/hooks';
 import { ExecHooks } from './services/hooks/exec-hooks';
 import { createRunner } from './services/runner/create-runner';
 import { PreviewService } from './services/preview/preview.service';
+import { detectToolSandbox } from './services/preview/tool-thumbs';
 import { createWork } from './services/work/work-limits';
 import { PreviewCacheStore } from './db/preview-cache.store';
 import { UploadsStore } from './db/uploads.store';
@@ -63,7 +64,9 @@ export async function createServices(config: Readonly<Config> & { configFile?: s
   const hooks: Hooks = runner.enabled ? new ExecHooks(runner, settings, log) : noHooks;
   // Checksums and previews run on worker threads with global and per-user limits (services/work/work-limits.ts).
   const work = createWork({ imageProcessors: config.imageProcessors });
-  const previews = new PreviewService({ cacheDir: config.cacheDir, store: stores.previews, enableThumbnails: config.enableThumbnails, resizePreview: config.resizePreview, work: work.previews });
+  // PDF and video thumbnail programs run inside bubblewrap, by the runner's rule (services/preview/tool-thumbs.ts).
+  const sandbox = await detectToolSandbox(config);
+  const previews = new PreviewService({ cacheDir: config.cacheDir, store: stores.previews, enableThumbnails: config.enableThumbnails, resizePreview: config.resizePreview, work: work.previews, sandbox });
   // The name index (search, folder sizes): a local SQLite file per instance; `serve` starts it (services/index).
   const index = new NameIndex({ file: join(config.cacheDir, 'name-index.db'), root: config.root, log, watchLimit: config.indexWatchLimit, reconcileMs: config.indexReconcile, pollMs: config.indexPoll });
   const files = new FilesService({ hooks: indexedHooks(hooks, index), folderSizes: index, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums, audit });

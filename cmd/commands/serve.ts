@@ -9,6 +9,7 @@ import { VERSION } from '../../server/core/version';
 import { configFrom, fail, type GlobalOpts } from '../context';
 import { TempSweep } from '../../server/services/files/temp-sweep';
 import { execWarning } from '../../server/services/runner/create-runner';
+import { toolSandboxWarning } from '../../server/services/preview/tool-thumbs';
 
 const SHORT: Partial<Record<keyof Config, string>> = { address: 'a', port: 'p', root: 'r', baseURL: 'b', log: 'l', cert: 't', key: 'k' };
 
@@ -39,6 +40,8 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
   } else if (first.admin) s.log.info(`user '${first.admin.username}' initialised with the given password`);
   const exec = execWarning(config, s.runner);
   if (exec) s.log.warn(exec);
+  const thumbs = toolSandboxWarning(config.enableThumbnails, s.previews.toolSandbox);
+  if (thumbs) s.log.warn(thumbs);
   const s0 = s.settings.get();
   if (s0.signup && !s0.createUserDir && s0.defaults.scope === '.') s.log.warn('signup is on and new users get the whole root as scope; enable createUserDir');
   const app = await createHttpApp(s);

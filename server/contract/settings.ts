@@ -65,8 +65,10 @@ export interface PageConfig {
   LogoutPage: string;
   Theme: '' | 'light' | 'dark';
   EnableThumbs: boolean;
-  /** Read-only: which thumbnail programs the server found (pdftoppm, ffmpeg); the info prompt says when one is missing. */
+  /** Read-only: which thumbnail programs can run here (pdftoppm, ffmpeg found, and sandboxed); the info prompt says when one is missing. */
   ThumbTools: { pdf: boolean; video: boolean };
+  /** Read-only: how those programs run; 'off' (bubblewrap unusable, no unsafe flag) turns them off and the info prompt says so. */
+  ThumbSandbox: ExecSandbox;
   ResizePreview: boolean;
   EnableExec: boolean;
   /** Read-only: whether commands run sandboxed (the settings screen says so next to the runner fields). */

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The page configuration the web app reads at start (spec §3 "Page configuration flags"). No secrets here. */
-export function pageConfig(config: Readonly<Config>, settings: Settings, execSandbox: ExecSandbox, tools?: ToolPaths): PageConfig {
+export function pageConfig(config: Readonly<Config>, settings: Settings, execSandbox: ExecSandbox, previews?: { tools: ToolPaths; toolSandbox: ExecSandbox }): PageConfig {
   const b = settings.branding;
   return {
     Name: b.name,
@@ -24,7 +24,8 @@ export function pageConfig(config: Readonly<Config>, settings: Settings, execSan
     LogoutPage: '/login',
     Theme: b.theme,
     EnableThumbs: config.enableThumbnails,
-    ThumbTools: { pdf: !!tools?.pdf, video: !!tools?.video },
+    ThumbTools: { pdf: !!previews?.tools.pdf, video: !!previews?.tools.video },
+    ThumbSandbox: previews?.toolSandbox ?? 'off',
     ResizePreview: config.resizePreview,
     EnableExec: config.enableExec,
     ExecSandbox: execSandbox,

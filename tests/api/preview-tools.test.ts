@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, test } from 'bun:test';
-import { chmodSync, existsSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Transformer } from '@napi-rs/image';
 import { pageConfig } from '../../server/http/page-config';
 import { actorFor } from '../../server/services/actor';
 import { PreviewService } from '../../server/services/preview/preview.service';
-import { runTool } from '../../server/services/preview/tool-thumbs';
+import { detectToolSandbox, runTool, sandboxed, toolSandboxWarning } from '../../server/services/preview/tool-thumbs';
 import { HeavyWork } from '../../server/services/work/heavy-work';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 
@@ -37,6 +37,7 @@ describe('PDF, video and AVIF thumbnails', () => {
     t = await makeTestApp();
     const token = await t.adminToken();
     writeFileSync(join(t.root, 'doc.pdf'), PDF);
+    expect(t.s.previews.toolSandbox).toBe('bubblewrap'); // rendered inside it (the fonts and libraries it needs are there)
     const r = await t.req('GET', '/api/preview/thumb/doc.pdf', { token });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toContain('image/jpeg');
@@ -100,12 +101,13 @@ describe('PDF, video and AVIF thumbnails', () => {
     const token = await t.adminToken();
     writeFileSync(join(t.root, 'doc.pdf'), PDF);
     writeFileSync(join(t.root, 'v.mp4'), 'x');
-    const none = new PreviewService({ cacheDir: t.s.config.cacheDir, store: t.s.stores.previews, enableThumbnails: true, resizePreview: true, work: new HeavyWork({ global: 1, perUser: 1, maxWaiting: 4, waitMs: 1000, timeoutMs: 1000 }, 'previews'), tools: { pdf: null, video: null } });
+    const sandbox = await detectToolSandbox(t.s.config);
+    const none = new PreviewService({ cacheDir: t.s.config.cacheDir, store: t.s.stores.previews, enableThumbnails: true, resizePreview: true, work: new HeavyWork({ global: 1, perUser: 1, maxWaiting: 4, waitMs: 1000, timeoutMs: 1000 }, 'previews'), tools: { pdf: null, video: null }, sandbox });
     const actor = actorFor((await t.s.stores.users.byId(1))!, { root: t.root, globalRules: [], followExternalSymlinks: false });
     await expect(none.preview(actor, 'thumb', '/v.mp4')).rejects.toMatchObject({ code: 'UNSUPPORTED', detail: expect.stringContaining('need ffmpeg') });
     await expect(none.preview(actor, 'thumb', '/doc.pdf')).rejects.toMatchObject({ code: 'UNSUPPORTED', detail: expect.stringContaining('need pdftoppm') });
-    expect(pageConfig(t.s.config, t.s.settings.get(), 'off', none.tools).ThumbTools).toEqual({ pdf: false, video: false });
-    expect(pageConfig(t.s.config, t.s.settings.get(), 'off', t.s.previews.tools).ThumbTools).toEqual(HAVE);
+    expect(pageConfig(t.s.config, t.s.settings.get(), 'off', none).ThumbTools).toEqual({ pdf: false, video: false });
+    expect(pageConfig(t.s.config, t.s.settings.get(), 'off', t.s.previews).ThumbTools).toEqual(HAVE);
     // Thumbnails off: no program runs at all.
     const off = await makeTestApp({ enableThumbnails: false });
     try {
@@ -122,12 +124,14 @@ describe('the program runs bounded', () => {
   test('renders hold the preview slots; a program past its time limit is killed with a 503-coded error', async () => {
     t = await makeTestApp();
     const script = join(t.dir, 'slow-tool');
-    writeFileSync(script, '#!/bin/sh\nsleep 30\n');
+    writeFileSync(script, '#!/bin/sh\nsleep 30.123\n');
     chmodSync(script, 0o755);
     writeFileSync(join(t.root, 'a.pdf'), PDF);
     writeFileSync(join(t.root, 'b.pdf'), PDF + ' ');
     const work = new HeavyWork({ global: 1, perUser: 1, maxWaiting: 4, waitMs: 10_000, timeoutMs: 10_000 }, 'previews');
-    const svc = new PreviewService({ cacheDir: t.s.config.cacheDir, store: t.s.stores.previews, enableThumbnails: true, resizePreview: true, work, tools: { pdf: script, video: null }, toolTimeoutMs: 700 });
+    const sandbox = await detectToolSandbox(t.s.config);
+    expect(sandbox.mode).toBe('bubblewrap'); // the program below is killed through bwrap, its whole PID namespace with it
+    const svc = new PreviewService({ cacheDir: t.s.config.cacheDir, store: t.s.stores.previews, enableThumbnails: true, resizePreview: true, work, tools: { pdf: script, video: null }, toolTimeoutMs: 700, sandbox });
     const actor = actorFor((await t.s.stores.users.byId(1))!, { root: t.root, globalRules: [], followExternalSymlinks: false });
     const started = Date.now();
     const a = svc.preview(actor, 'thumb', '/a.pdf').catch((e: unknown) => e);
@@ -138,6 +142,8 @@ describe('the program runs bounded', () => {
     expect(await b).toMatchObject({ code: 'UNAVAILABLE' });
     expect(Date.now() - started).toBeLessThan(5_000); // two 700 ms limits in turn, not two 30 s sleeps
     expect(work.stats()).toMatchObject({ running: 0, waiting: 0 });
+    await Bun.sleep(100);
+    expect(Bun.spawnSync(['pgrep', '-f', 'sleep 30.123']).exitCode).toBe(1); // nothing left running inside the sandbox
     work.close();
   }, 15_000);
 
@@ -153,5 +159,83 @@ describe('the program runs bounded', () => {
     expect(await p).toMatchObject({ code: 'INVALID' });
     expect(Date.now() - started).toBeLessThan(3_000);
     unlinkSync(path);
+  });
+});
+
+describe('the programs run inside bubblewrap', () => {
+  /** A stand-in thumbnail program that prints its stdin, then every outside thing it can reach. */
+  function probeTool(paths: string[], port: number): string {
+    const probe = join(t.dir, 'probe-tool');
+    const lines = [
+      '#!/bin/sh',
+      'cat',
+      `for f in ${paths.join(' ')}; do test -e "$f" && echo " saw $f"; done`,
+      `/bin/bash -c 'echo hi > /dev/tcp/127.0.0.1/${port}' 2>/dev/null && echo " reached the network"`,
+      'exit 0',
+    ];
+    writeFileSync(probe, lines.join('\n') + '\n');
+    chmodSync(probe, 0o755);
+    return probe;
+  }
+
+  test('a program reads its one file on stdin and sees no other file, no server file and no network', async () => {
+    t = await makeTestApp();
+    let connections = 0;
+    const listener = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { open: () => void connections++, data() {} } });
+    try {
+      writeFileSync(join(t.root, 'secret.txt'), 'another file');
+      writeFileSync(join(t.root, 'in.pdf'), 'the input');
+      const outside = [join(t.root, 'secret.txt'), t.root, t.s.config.database, t.s.config.cacheDir, '/etc/passwd', '/root', '/home'];
+      const probe = probeTool(outside, listener.port);
+      const actor = actorFor((await t.s.stores.users.byId(1))!, { root: t.root, globalRules: [], followExternalSymlinks: false });
+      const run = async (sandbox: Awaited<ReturnType<typeof detectToolSandbox>>, cache: string) => {
+        const work = new HeavyWork({ global: 1, perUser: 1, maxWaiting: 4, waitMs: 5000, timeoutMs: 5000 }, 'previews');
+        try {
+          const svc = new PreviewService({ cacheDir: join(t.dir, cache), store: t.s.stores.previews, enableThumbnails: true, resizePreview: true, work, tools: { pdf: probe, video: null }, sandbox });
+          const r = await svc.preview(actor, 'thumb', '/in.pdf');
+          return r.kind === 'image' ? readFileSync(r.file, 'utf8') : '';
+        } finally {
+          work.close();
+        }
+      };
+      const sandbox = await detectToolSandbox(t.s.config);
+      expect(sandbox.mode).toBe('bubblewrap');
+      expect(sandboxed(sandbox, ['/usr/bin/pdftoppm', '/dev/stdin'])[0]).toBe(sandbox.bwrap!);
+      expect(await run(sandbox, 'c1')).toBe('the input');
+      expect(connections).toBe(0);
+      // The same program unconfined (the admin's unsafe flag) sees them all: the check above can fail.
+      const loose = await run({ mode: 'none-unsafe', bwrap: null }, 'c2');
+      expect(loose).toContain(` saw ${join(t.root, 'secret.txt')}`);
+      expect(loose).toContain(' reached the network');
+    } finally {
+      listener.stop(true);
+    }
+  });
+
+  test('without a usable bubblewrap PDF and video thumbnails are off and say why, unless execUnsafeNoSandbox', async () => {
+    t = await makeTestApp({ bwrapPath: '/nonexistent/bwrap' });
+    const token = await t.adminToken();
+    writeFileSync(join(t.root, 'doc.pdf'), PDF);
+    writeFileSync(join(t.root, 'v.mp4'), 'x');
+    expect(t.s.previews.toolSandbox).toBe('off');
+    const actor = actorFor((await t.s.stores.users.byId(1))!, { root: t.root, globalRules: [], followExternalSymlinks: false });
+    for (const [name, program] of [['doc.pdf', 'pdftoppm'], ['v.mp4', 'ffmpeg']]) {
+      expect((await t.req('GET', `/api/preview/thumb/${name}`, { token })).status).toBe(501);
+      await expect(t.s.previews.preview(actor, 'thumb', `/${name}`)).rejects.toMatchObject({ code: 'UNSUPPORTED', detail: expect.stringContaining(`need bubblewrap to run ${program} sandboxed`) });
+    }
+    const page = pageConfig(t.s.config, t.s.settings.get(), t.s.runner.mode, t.s.previews);
+    expect([page.ThumbTools, page.ThumbSandbox]).toEqual([{ pdf: false, video: false }, 'off']);
+    expect(toolSandboxWarning(true, 'off')).toContain('thumbnails are off: bubblewrap is missing or unusable');
+    expect([toolSandboxWarning(false, 'off'), toolSandboxWarning(true, 'bubblewrap')]).toEqual([null, null]);
+    expect(cached()).toBe(0);
+    await t.close();
+
+    t = await makeTestApp({ bwrapPath: '/nonexistent/bwrap', execUnsafeNoSandbox: 'true' });
+    expect(t.s.previews.toolSandbox).toBe('none-unsafe');
+    expect(toolSandboxWarning(true, 'none-unsafe')).toContain('WITHOUT a sandbox');
+    expect(pageConfig(t.s.config, t.s.settings.get(), t.s.runner.mode, t.s.previews).ThumbTools).toEqual(HAVE);
+    if (!HAVE.pdf) return;
+    writeFileSync(join(t.root, 'doc.pdf'), PDF);
+    expect((await t.req('GET', '/api/preview/thumb/doc.pdf', { token: await t.adminToken() })).status).toBe(200);
   });
 });

@@ -18,6 +18,7 @@ const DEFAULTS: PageConfig = {
   Theme: '',
   EnableThumbs: true,
   ThumbTools: { pdf: false, video: false },
+  ThumbSandbox: 'off',
   ResizePreview: true,
   EnableExec: false,
   ExecSandbox: 'off',

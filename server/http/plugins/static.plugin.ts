@@ -101,7 +101,7 @@ export async function staticPlugin(s: Services) {
 
   const index = (): Response => {
     if (!template) return new Response('Filedeck: the web app is not built. Run `bun run build`.\n', { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
-    const html = renderIndex(template, pageConfig(s.config, s.settings.get(), s.runner.mode, s.previews.tools));
+    const html = renderIndex(template, pageConfig(s.config, s.settings.get(), s.runner.mode, s.previews));
     return new Response(html, {
       headers: {
         'Content-Type': 'text/html; charset=utf-8',

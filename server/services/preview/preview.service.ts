@@ -11,7 +11,7 @@ import { detectType } from '../files/detect-type';
 import { cancelled } from '../work/fair-slots';
 import type { HeavyWork } from '../work/heavy-work';
 import { MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
-import { findTools, missingTool, runTool, TOOL_TIMEOUT_MS, toolArgv, type ToolKind, type ToolPaths } from './tool-thumbs';
+import { findTools, missingTool, noSandbox, runTool, sandboxed, TOOL_TIMEOUT_MS, toolArgv, type ToolKind, type ToolPaths, type ToolSandbox } from './tool-thumbs';
 
 export { MAX_PIXELS, MAX_SIDE, MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
 
@@ -31,6 +31,8 @@ export interface PreviewDeps {
   work: HeavyWork;
   /** pdftoppm and ffmpeg as found at start (tool-thumbs.ts); tests pass their own. */
   tools?: ToolPaths;
+  /** How those programs may run here (tool-thumbs.ts detectToolSandbox): bubblewrap, unsafe, or not at all. */
+  sandbox: ToolSandbox;
   /** A program's time limit (default TOOL_TIMEOUT_MS). */
   toolTimeoutMs?: number;
 }
@@ -48,20 +50,24 @@ interface Render {
  * Thumbnails (256x256 centre crop, JPEG) and big previews (fit in 1080 px), cached on disk by real path,
  * modification time and size. GIF (animation), SVG and formats the resizer cannot read go through raw.
  * PDFs (first page, fit in 256 px) and videos (a frame at 1 s) get thumbnails only, from pdftoppm and ffmpeg run as
- * subprocesses under the same preview slots, with a time limit (tool-thumbs.ts); without the program, a 415 says
- * which one is missing.
+ * subprocesses inside bubblewrap, under the same preview slots, with a time limit (tool-thumbs.ts); without the
+ * program, or without a usable sandbox (and no unsafe flag), a 501 says which is missing.
  * Only regular files are previewed (a FIFO named .jpg is a 400 before any open). Renders run on worker threads
  * (image-render.ts says why), and concurrent requests for the same uncached preview share one render.
  */
 export class PreviewService {
   private readonly dir: string;
   private readonly inflight = new Map<string, Render>();
-  /** Which outside programs this server found; the page configuration tells the web app (info prompt). */
+  /** The outside programs that can run here (found, with a sandbox or the unsafe flag); the page configuration tells the web app. */
   readonly tools: ToolPaths;
+  /** How they run; 'off' makes every program null above (the info prompt says why). */
+  readonly toolSandbox: ToolSandbox['mode'];
 
   constructor(private readonly d: PreviewDeps) {
     this.dir = join(d.cacheDir, 'previews');
-    this.tools = d.tools ?? findTools();
+    const found = d.tools ?? findTools();
+    this.toolSandbox = d.sandbox.mode;
+    this.tools = d.sandbox.mode === 'off' ? { pdf: null, video: null } : found;
   }
 
   /** `signal`: the request's; a client that goes away stops waiting (and the render, if nobody else waits for it). */
@@ -78,6 +84,7 @@ export class PreviewService {
     const raw = { kind: 'raw' as const, real, stats };
     if (tool) {
       if (!this.d.enableThumbnails) throw new AppError('UNSUPPORTED', 'thumbnails are turned off');
+      if (this.toolSandbox === 'off') throw noSandbox(tool);
       if (!this.tools[tool]) throw missingTool(tool);
     } else {
       if ((size === 'thumb' && !this.d.enableThumbnails) || (size === 'big' && !this.d.resizePreview) || !RESIZABLE.test(name)) return raw;
@@ -144,18 +151,20 @@ export class PreviewService {
   /**
    * A PDF or video thumbnail from its program. The preview slots bound these as they bound image renders (one
    * program a slot, released when it has exited); the file is opened as a regular file first and handed over as
-   * the program's stdin. A clip shorter than a second is tried again at its start.
+   * the program's stdin, the only file of the user's it can reach inside its sandbox (tool-thumbs.ts sandboxed).
+   * A clip shorter than a second is tried again at its start.
    */
   private async renderTool(user: string, kind: ToolKind, real: string, file: string, signal: AbortSignal): Promise<boolean> {
     const program = this.tools[kind];
     if (!program) throw missingTool(kind);
+    const argv = (at?: number) => sandboxed(this.d.sandbox, toolArgv(kind, program, at));
     const { handle } = await openRegular(real);
     try {
       const release = await this.d.work.slots.acquire(user, signal);
       try {
         const limit = this.d.toolTimeoutMs ?? TOOL_TIMEOUT_MS;
-        let data = await runTool(toolArgv(kind, program), handle.fd, signal, limit);
-        if (!data && kind === 'video') data = await runTool(toolArgv(kind, program, 0), handle.fd, signal, limit);
+        let data = await runTool(argv(), handle.fd, signal, limit);
+        if (!data && kind === 'video') data = await runTool(argv(0), handle.fd, signal, limit);
         if (!data) throw new AppError('UNSUPPORTED', `the ${kind} has no picture to show`);
         await this.keep(real, file, data);
         return true;

@@ -1,4 +1,9 @@
+import { realpathSync } from 'node:fs';
+import type { ExecSandbox } from '../../contract/settings';
+import type { Config } from '../../core/config';
 import { AppError } from '../../core/errors';
+import { inside } from '../../fs/scoped-fs';
+import { detectExecMode, sandboxArgv } from '../runner/sandbox';
 import { cancelled } from '../work/fair-slots';
 
 /** Thumbnails that come from an outside program rather than the image worker. */
@@ -23,8 +28,50 @@ export function findTools(): ToolPaths {
   return { pdf: Bun.which(TOOLS.pdf.program), video: Bun.which(TOOLS.video.program) };
 }
 
-/** The one message for a missing program; the info prompt shows the same text (locales: viewers.needsTool). */
+/** The one message for a missing program; the info prompt shows the same text (locales: viewers.pdfNeedsTool, videoNeedsTool). */
 export const missingTool = (kind: ToolKind) => new AppError('UNSUPPORTED', `${kind} thumbnails need ${TOOLS[kind].program} (Debian package ${TOOLS[kind].pkg})`);
+
+/** The message when the programs may not run for want of a sandbox; the info prompt's is viewers.thumbsNeedSandbox. */
+export const noSandbox = (kind: ToolKind) =>
+  new AppError('UNSUPPORTED', `${kind} thumbnails need bubblewrap to run ${TOOLS[kind].program} sandboxed (install bubblewrap, or set execUnsafeNoSandbox to run it unconfined)`);
+
+/** How the programs run here: inside bubblewrap, unconfined (the admin's unsafe flag), or not at all ('off'). */
+export interface ToolSandbox {
+  mode: ExecSandbox;
+  bwrap: string | null;
+}
+
+/**
+ * Decided once at start by the runner's own rule (sandbox.ts detectExecMode) without its enableExec switch: these
+ * programs parse untrusted files whenever thumbnails are on, so they get bubblewrap when it works here, run
+ * unconfined only with execUnsafeNoSandbox, and otherwise do not run at all.
+ */
+export function detectToolSandbox(c: Pick<Config, 'bwrapPath' | 'execUnsafeNoSandbox'>): Promise<ToolSandbox> {
+  return detectExecMode({ enableExec: true, bwrapPath: c.bwrapPath, execUnsafeNoSandbox: c.execUnsafeNoSandbox });
+}
+
+/** The start-up warning when the programs run unconfined or not at all (null when sandboxed, or thumbnails are off). */
+export function toolSandboxWarning(enableThumbnails: boolean, mode: ExecSandbox): string | null {
+  if (!enableThumbnails || mode === 'bubblewrap') return null;
+  if (mode === 'none-unsafe') return 'PDF and video thumbnails run WITHOUT a sandbox (execUnsafeNoSandbox): pdftoppm and ffmpeg parse uploaded files with all of the server\'s rights';
+  return 'PDF and video thumbnails are off: bubblewrap is missing or unusable here (install bubblewrap, or set execUnsafeNoSandbox to run pdftoppm and ffmpeg unconfined)';
+}
+
+/** What pdftoppm needs besides /usr to find fonts a PDF names but does not embed (read-only, when present). */
+const FONT_CONFIG = ['/etc/fonts', '/var/cache/fontconfig'];
+
+/**
+ * The argv that runs one render confined: the runner's bubblewrap builder with no user folder at all (the file is
+ * stdin), the system read-only, a private /tmp, no network, no server files. A program installed outside /usr is
+ * shown read-only at its real path. Unsafe mode runs the argv as it is; 'off' never gets here (checked first).
+ */
+export function sandboxed(s: ToolSandbox, argv: string[]): string[] {
+  if (s.mode === 'off') throw new AppError('UNSUPPORTED', 'thumbnail programs cannot run without a sandbox here');
+  if (!s.bwrap) return argv;
+  const program = realpathSync(argv[0]!);
+  const readOnly = inside(program, '/usr') ? FONT_CONFIG : [...FONT_CONFIG, program];
+  return sandboxArgv({ bwrap: s.bwrap, network: false, hidden: [], readOnly }, null, '/', [program, ...argv.slice(1)]);
+}
 
 /**
  * The argv of one thumbnail render. The file is the program's standard input, a descriptor the caller opened with

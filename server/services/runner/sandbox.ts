@@ -1,7 +1,8 @@
 import { existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import type { ExecSandbox } from '../../contract/settings';
+import { inside } from '../../fs/scoped-fs';
 
 /** The PATH of every command, inside the sandbox or not. */
 export const SAFE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -19,6 +20,8 @@ export interface SandboxOptions {
   network: boolean;
   /** Server files (database, config, cache) that must stay invisible even when they lie inside a scope. */
   hidden: string[];
+  /** More paths shown read-only at their own place when they exist (a thumbnail program's fonts, the program itself). */
+  readOnly?: string[];
 }
 
 /** Finds bubblewrap: the configured path, else /usr/bin/bwrap, else PATH. Null when there is none. */
@@ -28,15 +31,14 @@ export function findBwrap(configured: string): string | null {
   return Bun.which('bwrap');
 }
 
-const inside = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-
 /**
  * The bwrap argv that runs `argv` with only `scope` visible (read-write, at its real path, so FILE and
  * DESTINATION of hooks stay valid), the system read-only, a private /tmp and /proc, no other user's files, no
  * database, no network unless allowed. --die-with-parent plus the private PID namespace mean killing bwrap
  * kills every process the command started; --new-session stops it from reaching the server's terminal.
+ * `scope` null: no user folder at all (thumbnail programs, which get their one file as stdin).
  */
-export function sandboxArgv(o: SandboxOptions, scope: string, cwd: string, argv: string[]): string[] {
+export function sandboxArgv(o: SandboxOptions, scope: string | null, cwd: string, argv: string[]): string[] {
   const a = [o.bwrap, '--unshare-all'];
   if (o.network) a.push('--share-net');
   a.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/usr', '/usr');
@@ -47,10 +49,11 @@ export function sandboxArgv(o: SandboxOptions, scope: string, cwd: string, argv:
   }
   for (const p of o.network ? [...ETC_ALWAYS, ...ETC_NETWORK] : ETC_ALWAYS) a.push('--ro-bind-try', p, p);
   a.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
-  // Bound after /tmp's tmpfs so a scope under /tmp is not hidden by it.
-  a.push('--bind', scope, scope);
+  // Bound after /tmp's tmpfs so a scope (or a program) under /tmp is not hidden by it.
+  for (const p of o.readOnly ?? []) a.push('--ro-bind-try', p, p);
+  if (scope) a.push('--bind', scope, scope);
   for (const h of o.hidden) {
-    if (!inside(h, scope)) continue;
+    if (!scope || !inside(h, scope)) continue;
     const st = lstatSync(h, { throwIfNoEntry: false });
     if (st?.isDirectory()) a.push('--tmpfs', h);
     else if (st) a.push('--ro-bind', '/dev/null', h);

@@ -53,9 +53,10 @@ export function hasThumbnail(type: ResourceType | string): boolean {
   return false;
 }
 
-/** The locale key saying which program the server lacks for this type's thumbnails, or null (info prompt). */
-export function missingThumbTool(type: ResourceType | string): 'viewers.pdfNeedsTool' | 'viewers.videoNeedsTool' | null {
+/** The locale key saying what the server lacks for this type's thumbnails (its program, or a sandbox to run it in), or null (info prompt). */
+export function missingThumbTool(type: ResourceType | string): 'viewers.pdfNeedsTool' | 'viewers.videoNeedsTool' | 'viewers.thumbsNeedSandbox' | null {
   if (!pageConfig.EnableThumbs) return null;
+  if ((type === 'pdf' || type === 'video') && pageConfig.ThumbSandbox === 'off') return 'viewers.thumbsNeedSandbox';
   if (type === 'pdf' && !pageConfig.ThumbTools.pdf) return 'viewers.pdfNeedsTool';
   if (type === 'video' && !pageConfig.ThumbTools.video) return 'viewers.videoNeedsTool';
   return null;
