@@ -8,6 +8,8 @@ import { escapeLike } from './sql';
  * `total` is, for folders, the sum of the sizes of every file beneath them (maintained by the index builder).
  * Names are searched through an FTS5 trigram table (substring, case-insensitive) kept by triggers, which a full
  * build drops and recreates around a bulk load (a bulk `rebuild` is several times faster than row triggers).
+ * Names starting with "." have a partial index of their own: folder sizes for users who hide dotfiles find the
+ * hidden subtrees below a folder without reading the rest of it.
  */
 export interface IndexRow {
   path: string;
@@ -35,7 +37,15 @@ interface RawRow {
 
 export type StoredRow = IndexRow & { total: number };
 
-const SCHEMA = 2;
+/** What folder sizes read of an entry: its bytes are `size` for a file, `total` for a folder. */
+export interface SizeRow {
+  path: string;
+  is_dir: number;
+  size: number;
+  total: number | null;
+}
+
+const SCHEMA = 3;
 
 const TRIGGERS = `
 create trigger if not exists entries_ai after insert on entries begin insert into names(rowid, name) values (new.id, new.name); end;
@@ -51,7 +61,7 @@ export function below(path: string): [string, string] {
 /** SQL over the name index file. Synchronous (bun:sqlite): the builder runs on a worker thread; reads are index lookups. */
 export class NameIndexStore {
   readonly db: Database;
-  private readonly st: Record<'get' | 'children' | 'insert' | 'update' | 'deleteTree' | 'addTotal' | 'setTotal' | 'childTotals', Statement>;
+  private readonly st: Record<'get' | 'children' | 'insert' | 'update' | 'deleteTree' | 'addTotal' | 'setTotal' | 'childTotals' | 'range' | 'dotRange', Statement>;
 
   constructor(readonly file: string) {
     this.db = new Database(file, { create: true });
@@ -67,6 +77,8 @@ export class NameIndexStore {
       addTotal: this.db.prepare('update entries set total = total + ? where path = ?'),
       setTotal: this.db.prepare('update entries set total = ? where path = ?'),
       childTotals: this.db.prepare('select name, total from entries where parent = ? and is_dir = 1'),
+      range: this.db.prepare('select path, is_dir, size, total from entries where path >= ? and path < ? order by path limit ?'),
+      dotRange: this.db.prepare("select path, is_dir, size, total from entries where substr(name, 1, 1) = '.' and path >= ? and path < ? order by path limit ?"),
     };
   }
 
@@ -78,6 +90,7 @@ export class NameIndexStore {
         is_dir integer not null, size integer not null, mtime integer not null, type text not null, depth integer not null, total integer);
       create index entries_parent on entries (parent);
       create index entries_depth on entries (depth);
+      create index entries_dot on entries (path) where substr(name, 1, 1) = '.';
       create virtual table names using fts5 (name, content = 'entries', content_rowid = 'id', tokenize = 'trigram');
       ${TRIGGERS}`);
     this.setMeta('schema', String(SCHEMA));
@@ -206,6 +219,14 @@ export class NameIndexStore {
   /** Entries below `lo`..`hi` in path order after `after` (the subtree of a folder whose name matched). */
   subtree(lo: string, hi: string, after: string, limit: number): StoredRow[] {
     return (this.db.query('select * from entries where path > ? and path > ? and path < ? order by path limit ?').all(lo, after, hi, limit) as RawRow[]).map(toRow);
+  }
+
+  /**
+   * Up to `limit` entries from `from` (inclusive) to `hi` (exclusive) in path order, with a name starting with "."
+   * when `dotsOnly` (served by the partial index entries_dot). Folder sizes under rules read hidden subtrees here.
+   */
+  range(from: string, hi: string, limit: number, dotsOnly: boolean): SizeRow[] {
+    return (dotsOnly ? this.st.dotRange : this.st.range).all(from, hi, limit) as SizeRow[];
   }
 
   /** Writes the WAL back and closes. */

@@ -22,8 +22,20 @@ export interface Actor {
   rulesAllow(path: string): boolean;
   /** True when any global or user rule exists (otherwise tree walks for rules can be skipped). */
   readonly hasRules: boolean;
+  /** What may hide something beneath a visible folder (see `Beneath`); folder sizes subtract what it hides. */
+  beneath(path: string): Beneath;
   /** The user's scope on disk; throws for the system actor. */
   readonly fs: ScopedFs;
+}
+
+/**
+ * What may hide entries beneath a visible folder for an actor: path rules naming paths strictly below it (virtual
+ * paths), whether any regex rule exists, and dotfile hiding. Nothing of it: every descendant is visible.
+ */
+export interface Beneath {
+  paths: string[];
+  regex: boolean;
+  dotfiles: boolean;
 }
 
 export const systemActor: Actor = {
@@ -32,6 +44,7 @@ export const systemActor: Actor = {
   allows: () => true,
   rulesAllow: () => true,
   hasRules: false,
+  beneath: () => ({ paths: [], regex: false, dotfiles: false }),
   get fs(): ScopedFs {
     throw new AppError('INTERNAL', 'the system actor has no scope');
   },
@@ -64,6 +77,7 @@ export function actorFor(user: StoredUser, opts: ActorOptions): Actor {
     allows: (path) => !dotHidden(path) && rules.allows(path),
     rulesAllow: (path) => rules.allows(path),
     hasRules: !rules.empty,
+    beneath: (path) => ({ ...rules.beneath(path), dotfiles: user.hideDotfiles }),
     get fs() {
       fs ??= new ScopedFs(scopeRoot, opts.followExternalSymlinks, (p) => !dotHidden(p) && rules.allows(p));
       return fs;

@@ -25,16 +25,18 @@ export interface FilesDeps {
   typeDetectionByHeader: boolean;
   /** Checksums run here: worker threads, fair global and per-user slots, a time limit (services/work). */
   checksums: HeavyWork;
-  /** Folder sizes from the name index (services/index); absent answers while it is not ready. */
+  /** Folder sizes from the name index (services/index), per caller; absent answers while it is not ready. */
   folderSizes?: FolderSizes;
   /** Deletes are recorded here. */
   audit?: AuditService;
 }
 
-/** Sizes of everything beneath folders, by absolute real path (the name index answers; undefined/null: unknown). */
+/**
+ * Bytes beneath a folder (virtual `path`, real `absDir`) and beneath each sub-folder, counting only what the
+ * actor can see (the name index answers; null, or a size left out: unknown, shown as such, never guessed).
+ */
 export interface FolderSizes {
-  folderTotal(absDir: string): number | undefined;
-  folderTotals(absDir: string): Map<string, number> | null;
+  visibleSizes(actor: Actor, path: string, absDir: string): { own?: number; children: Map<string, number> } | null;
 }
 
 /** Reading files and folders inside the actor's scope, under its rules. Writes live in files-write.ts. */
@@ -89,9 +91,9 @@ export class FilesService {
       if (opts.checksum !== undefined) throw invalid('checksums are computed for files only');
       const sorting = actor.user?.sorting ?? { by: 'name' as const, asc: false };
       const listing = await scanFolder(actor, path, { by: sorting.by || 'name', asc: sorting.asc }, this.deps.typeDetectionByHeader, stats.size);
-      const size = this.deps.folderSizes?.folderTotal(real);
-      if (size !== undefined) res.folderSize = size;
-      listing.folderSizes = this.deps.folderSizes?.folderTotals(real) ?? null;
+      const sizes = this.deps.folderSizes?.visibleSizes(actor, path, real) ?? null;
+      if (sizes?.own !== undefined) res.folderSize = sizes.own;
+      listing.folderSizes = sizes?.children ?? null;
       return { res, listing };
     }
     const sample = needsSniff(res.name, res.size) && stats.isFile() ? await actor.fs.head(real) : undefined;

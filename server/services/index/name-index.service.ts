@@ -1,10 +1,12 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../../core/log';
+import type { Actor } from '../actor';
 import { NameIndexStore } from '../../db/name-index.store';
 import { indexPath } from '../../fs/index-walk';
 import { watchTree, type TreeWatch } from '../../fs/tree-watch';
 import { IndexBuilder } from './index-builder';
+import { visibleSizes, type VisibleSizes } from './visible-sizes';
 import type { IndexEvent, IndexJob } from './index.worker';
 
 export interface NameIndexOptions {
@@ -197,18 +199,13 @@ export class NameIndex {
     return this.db();
   }
 
-  /** Sizes of the sub-folders of a folder (absolute real path), by name; null while the index is not ready. */
-  folderTotals(absDir: string): Map<string, number> | null {
+  /**
+   * Sizes of what `actor` can see beneath the folder at virtual `path` (absolute real path `absDir`) and beneath
+   * each of its sub-folders (visible-sizes.ts); null while the index is not ready or does not hold the folder.
+   */
+  visibleSizes(actor: Actor, path: string, absDir: string): VisibleSizes | null {
     const p = indexPath(this.root, absDir);
-    return p !== null && this.ready() ? this.db().childTotals(p) : null;
-  }
-
-  /** Size of everything beneath a folder (absolute real path); undefined while unknown. */
-  folderTotal(absDir: string): number | undefined {
-    const p = indexPath(this.root, absDir);
-    if (p === null || !this.ready()) return undefined;
-    const r = this.db().get(p);
-    return r?.isDir ? r.total : undefined;
+    return p !== null && this.ready() ? visibleSizes(this.db(), actor, path, p) : null;
   }
 
   close(): void {

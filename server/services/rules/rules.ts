@@ -66,6 +66,21 @@ export class RuleSet {
     return allow;
   }
 
+  /**
+   * What could decide visibility strictly beneath the virtual folder `path` other than what decides it for the
+   * folder itself: the path rules naming something below it, and whether any regex rule exists (a regex may
+   * match anywhere). With neither, every descendant shares the folder's answer (folder sizes take a shortcut).
+   */
+  beneath(path: string): { paths: string[]; regex: boolean } {
+    const paths: string[] = [];
+    let regex = false;
+    for (const r of this.compiled) {
+      if (r.re) regex = true;
+      else if (r.path && (path === '/' || r.path.startsWith(path + '/')) && !paths.includes(r.path)) paths.push(r.path);
+    }
+    return { paths, regex };
+  }
+
   get empty(): boolean {
     return this.compiled.length === 0;
   }

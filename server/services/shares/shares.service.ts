@@ -208,6 +208,10 @@ export class SharesService {
       allows: (p) => ownerActor.allows(inOwner(p)),
       rulesAllow: (p) => ownerActor.rulesAllow(inOwner(p)),
       hasRules: ownerActor.hasRules,
+      beneath: (p) => {
+        const b = ownerActor.beneath(inOwner(p));
+        return { ...b, paths: b.paths.map((q) => (base === '/' ? q : q.slice(base.length))) };
+      },
       get fs() {
         if (!shareFs) throw forbidden();
         return shareFs;
