@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inotifyCheck } from '../../server/services/doctor/install-checks';
-import { proxyChecks } from '../../server/services/doctor/setup-checks';
+import { proxyChecks, thumbnailCheck } from '../../server/services/doctor/setup-checks';
 import { cli } from '../helpers/binary';
 
 interface Report {
@@ -41,13 +41,22 @@ describe('filedeck doctor', () => {
     expect(report.checks.filter((c) => c.status === 'FAIL')).toEqual([]);
     expect(code).toBe(0);
     expect(report.ok).toBe(true);
-    for (const name of ['version', 'database file', 'database folder', 'database', 'schema', 'clock', 'files root', 'free space (files)', 'free space (database)', 'inotify', 'sandbox', 'reverse proxy'])
+    for (const name of ['version', 'database file', 'database folder', 'database', 'schema', 'clock', 'files root', 'free space (files)', 'free space (database)', 'inotify', 'sandbox', 'thumbnail programs', 'reverse proxy'])
       expect(find(report, name)).toBeTruthy();
+    expect(find(report, 'thumbnail programs')!.message).toMatch(/run inside bubblewrap|neither pdftoppm/);
     expect(find(report, 'database')!.status).toBe('OK');
     expect(find(report, 'database file')!.message).toContain('0600');
     const text = await cli([...args, 'doctor'], { cwd: home });
     expect(text.code).toBe(0);
     for (const line of text.stdout.trim().split('\n').slice(0, -1)) expect(line).toMatch(/^(OK  |WARN|FAIL)  |^\s+fix: /);
+  });
+
+  test('thumbnail programs: inside bubblewrap, off without it, unconfined only with the unsafe flag', async () => {
+    const c = { enableThumbnails: true, bwrapPath: '', execUnsafeNoSandbox: false };
+    expect(await thumbnailCheck(c)).toMatchObject({ status: 'OK', message: expect.stringMatching(/run inside bubblewrap|neither pdftoppm/) });
+    expect(await thumbnailCheck({ ...c, bwrapPath: '/nonexistent/bwrap' })).toMatchObject({ status: 'WARN', message: expect.stringContaining('thumbnails are off'), fix: expect.stringContaining('bubblewrap') });
+    expect(await thumbnailCheck({ ...c, bwrapPath: '/nonexistent/bwrap', execUnsafeNoSandbox: true })).toMatchObject({ status: 'WARN', message: expect.stringContaining('WITHOUT a sandbox') });
+    expect(await thumbnailCheck({ ...c, enableThumbnails: false })).toMatchObject({ status: 'OK', message: expect.stringContaining('never run') });
   });
 
   test('a broken one: missing root and loose permissions are named with their fixes, exit 1', async () => {

@@ -9,7 +9,7 @@ import { SettingsStore } from '../../db/settings.store';
 import { isPostgresUrl } from '../../db/sql';
 import { failed, ok, warn, type DoctorCheck } from './doctor-check';
 import { databaseFileChecks, inotifyCheck, rootChecks, spaceCheck } from './install-checks';
-import { proxyChecks, sandboxCheck, tlsCheck } from './setup-checks';
+import { proxyChecks, sandboxCheck, thumbnailCheck, tlsCheck } from './setup-checks';
 import { dirname } from 'node:path';
 
 /** How far the database server's clock may be from ours before sessions and links expire at the wrong time. */
@@ -34,6 +34,7 @@ export async function runDoctor(config: Readonly<Config> & { configFile?: string
   if (!postgres) out.push(spaceCheck('free space (database)', dirname(config.database)));
   out.push(inotifyCheck());
   out.push(await sandboxCheck(config));
+  out.push(await thumbnailCheck(config));
   out.push(...proxyChecks(config, authMethod));
   const tls = tlsCheck(config);
   if (tls) out.push(tls);

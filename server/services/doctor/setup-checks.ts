@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Config } from '../../core/config';
 import { parseCidr } from '../../core/net';
+import { detectToolSandbox, findTools, toolSandboxWarning } from '../preview/tool-thumbs';
 import { detectExecMode } from '../runner/sandbox';
 import { failed, ok, warn, type DoctorCheck } from './doctor-check';
 
@@ -13,6 +14,17 @@ export async function sandboxCheck(c: Pick<Config, 'enableExec' | 'bwrapPath' | 
   if (mode === 'bubblewrap') return ok('sandbox', `commands and hooks run inside bubblewrap (${bwrap})`);
   if (mode === 'none-unsafe') return warn('sandbox', 'bubblewrap is unusable: commands and hooks run UNCONFINED (execUnsafeNoSandbox)', 'install bubblewrap (apt install bubblewrap) and allow unprivileged user namespaces');
   return warn('sandbox', 'enableExec is on but bubblewrap is unusable: commands and hooks are refused', 'install bubblewrap (apt install bubblewrap), allow unprivileged user namespaces, or set bwrapPath');
+}
+
+/** PDF and video thumbnails: which programs are installed, and whether they run sandboxed (the preview service's own detection). */
+export async function thumbnailCheck(c: Pick<Config, 'enableThumbnails' | 'bwrapPath' | 'execUnsafeNoSandbox'>): Promise<DoctorCheck> {
+  if (!c.enableThumbnails) return ok('thumbnail programs', 'thumbnails are off: pdftoppm and ffmpeg never run');
+  const { mode, bwrap } = await detectToolSandbox(c);
+  const warning = toolSandboxWarning(true, mode);
+  if (warning) return warn('thumbnail programs', warning, 'install bubblewrap (apt install bubblewrap) and allow unprivileged user namespaces, or set bwrapPath');
+  const tools = findTools();
+  const found = [tools.pdf && 'pdftoppm', tools.video && 'ffmpeg'].filter(Boolean).join(' and ');
+  return ok('thumbnail programs', found ? `${found} run inside bubblewrap (${bwrap})` : 'neither pdftoppm (poppler-utils) nor ffmpeg is installed: no PDF or video thumbnails');
 }
 
 /** Reverse-proxy hints: who is believed for X-Forwarded-For, proxy logins and the metrics allowlist. */
