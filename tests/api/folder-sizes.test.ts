@@ -99,6 +99,8 @@ const CALLERS: { name: string; rules: Rule[]; hideDotfiles: boolean; scope?: str
   { name: 'regexrule', rules: [denyRe('\\.tmp$')], hideDotfiles: false },
   { name: 'dotfiles', rules: [], hideDotfiles: true },
   { name: 'mixed', rules: [deny('/a/secret'), denyRe('(?i)/KEEP$')], hideDotfiles: true },
+  // A rule path that is also a dot-named entry (found twice: by the rule and as a dotfile) is subtracted once.
+  { name: 'dotrule', rules: [deny('/a/.dot'), deny('/a/pub/.cache'), deny('/b/.git/objects')], hideDotfiles: true },
   // A later allow inside a denied folder does not make it reachable: the listing stops at the denied folder.
   { name: 'allowinside', rules: [deny('/a/pub'), allow('/a/pub/keep'), deny('/b/b.txt')], hideDotfiles: false },
   { name: 'scoped', rules: [deny('/secret'), deny('/pub/.cache')], hideDotfiles: false, scope: '/a' },

@@ -27,13 +27,10 @@ export interface VisibleSizes {
 
 const bytes = (r: SizeRow) => (r.is_dir ? (r.total ?? 0) : r.size);
 
-/** The hidden root among `path`'s ancestors strictly below the folder (`skip` = its index path's length). */
-function hiddenAncestor(roots: Set<string>, path: string, skip: number): string | null {
-  for (let i = path.indexOf('/', skip + 1); i > 0; i = path.indexOf('/', i + 1)) {
-    const a = path.slice(0, i);
-    if (roots.has(a)) return a;
-  }
-  return null;
+/** Whether one of `path`'s ancestors strictly below the folder (`skip` = its index path's length) is in `roots`. */
+function underAny(roots: Set<string>, path: string, skip: number): boolean {
+  for (let i = path.indexOf('/', skip + 1); i > 0; i = path.indexOf('/', i + 1)) if (roots.has(path.slice(0, i))) return true;
+  return false;
 }
 
 /**
@@ -43,8 +40,9 @@ function hiddenAncestor(roots: Set<string>, path: string, skip: number): string 
  */
 function scan(store: NameIndexStore, at: string, dotsOnly: boolean, isHidden: (r: SizeRow) => boolean, hidden: SizeRow[], bound: typeof SIZE_BOUND): string | null {
   const [lo, hi] = below(at);
-  const skip = at === '/' ? 0 : at.length;
-  const roots = new Set(hidden.map((r) => r.path));
+  // Hidden folders whose subtree has not been reached yet. A subtree is one range that starts after its folder,
+  // so the first entry inside it is where the whole range is skipped (and the folder leaves this list).
+  const pending = hidden.filter((r) => r.is_dir).map((r) => `${r.path}/`);
   const deadline = performance.now() + bound.ms;
   let from = `${lo}\0`; // NUL sorts first and occurs in no name: everything strictly after `lo`
   for (let read = 0; ; ) {
@@ -54,14 +52,15 @@ function scan(store: NameIndexStore, at: string, dotsOnly: boolean, isHidden: (r
     let jump: string | null = null;
     for (const r of rows) {
       read++; // rows looked at: a skipped subtree costs one row, whatever its size
-      const h = hiddenAncestor(roots, r.path, skip);
-      if (h !== null) {
-        jump = `${h}0`; // the first entry inside a hidden subtree: the subtree is one range, skipped at once
+      const inside = pending.length ? pending.findIndex((p) => r.path.startsWith(p)) : -1;
+      if (inside >= 0) {
+        jump = `${pending[inside]!.slice(0, -1)}0`;
+        pending.splice(inside, 1);
         break;
       }
       if (isHidden(r)) {
-        roots.add(r.path);
         hidden.push(r);
+        if (r.is_dir) pending.push(`${r.path}/`);
       }
     }
     if (jump === null && rows.length < limit) return null;
@@ -69,13 +68,15 @@ function scan(store: NameIndexStore, at: string, dotsOnly: boolean, isHidden: (r
   }
 }
 
-/** The hidden roots not inside another one (ancestors sort before their descendants). */
+/** The hidden roots not inside another one (ancestors sort before their descendants; only folders hold any). */
 function outermost(rows: SizeRow[], skip: number): SizeRow[] {
   rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const seen = new Set<string>(); // a rule path can also be a dot-named entry: counted once
   const kept = new Set<string>();
   return rows.filter((r) => {
-    if (kept.has(r.path) || hiddenAncestor(kept, r.path, skip) !== null) return false;
-    kept.add(r.path);
+    if (seen.has(r.path) || (kept.size && underAny(kept, r.path, skip))) return false;
+    seen.add(r.path);
+    if (r.is_dir) kept.add(r.path);
     return true;
   });
 }
