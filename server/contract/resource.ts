@@ -11,8 +11,9 @@ export interface Resource {
   mode: number;
   isDir: boolean;
   /**
-   * Folders only: the bytes of every file beneath it, from the name index (absent while the index is building or
-   * for a linked folder). `size` stays the folder's own inode size, as the reference's clients expect.
+   * Folders only: the bytes of every file beneath it that the caller can see (rules, hidden dotfiles), from the
+   * name index (absent while the index is building, for a linked folder, or when the caller's rules need more
+   * work than the bound allows). `size` stays the folder's own inode size, as the reference's clients expect.
    */
   folderSize?: number;
   isSymlink: boolean;

@@ -134,6 +134,14 @@ export class NameIndexStore {
     this.db.transaction(fn)();
   }
 
+  /**
+   * Reads as one snapshot (a deferred transaction: WAL readers never block the writer). Folder sizes subtract
+   * hidden totals from a folder's total: read at different moments, a shrinking hidden folder would show its change.
+   */
+  snapshot<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
   insert(r: IndexRow, total: number | null = null): void {
     this.st.insert.run(r.path, r.parent, r.name, r.isDir ? 1 : 0, r.size, r.mtime, r.type, r.depth, r.isDir ? (total ?? 0) : null);
   }

@@ -205,7 +205,9 @@ export class NameIndex {
    */
   visibleSizes(actor: Actor, path: string, absDir: string): VisibleSizes | null {
     const p = indexPath(this.root, absDir);
-    return p !== null && this.ready() ? visibleSizes(this.db(), actor, path, p) : null;
+    if (p === null || !this.ready()) return null;
+    const db = this.db();
+    return db.snapshot(() => visibleSizes(db, actor, path, p));
   }
 
   close(): void {
