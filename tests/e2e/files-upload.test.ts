@@ -169,7 +169,7 @@ describe('uploads', () => {
     });
     await chooseFiles([{ name: 'slow.bin', buffer: bytes(12 * CHUNK, 2) }]);
     await page.waitForSelector('[data-testid=upload-job][data-state=active]');
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid=upload-percent]')?.textContent?.replace('%', '')) > 0);
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid=upload-percent]')?.getAttribute('data-percent')) > 0);
     await shot(page, 'files-upload-panel');
     const dialog = page.waitForEvent('dialog');
     void page.goto(`${server.url}/settings`).catch(() => {});

@@ -11,12 +11,20 @@ const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte', 'petabyte
  */
 const isolate = (s: string, lng: string) => (isRtl(lng) ? `\u2068${s}\u2069` : s);
 
+/** Letters of the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko…, and their presentation forms). */
+const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+
 /**
- * A name or path put into a translated sentence ("In {{path}}"), isolated the same way in right-to-left
- * languages, so "2024 Holiday.jpg" never reads "Holiday.jpg 2024". Names shown on their own use `<bdi>` or
- * `dir="auto"` in the markup instead.
+ * A name, path or other text put into a translated sentence ("In {{path}}"), isolated so its own letters decide
+ * its direction: "2024 Holiday.jpg" never reads "Holiday.jpg 2024" in an Arabic sentence, nor does an Arabic or
+ * Hebrew name break up an English one. A left-to-right text in a left-to-right language cannot be reordered, so it
+ * is left as it is (no invisible characters where they change nothing). i18next sends every string value through
+ * here (the formatter in i18n.ts): that is the one place; names shown on their own use `<bdi>` or bidi.css.
  */
-export const isolateText = isolate;
+export function isolateText(text: string, lng: string): string {
+  if (!text || text.startsWith('\u2068') || !(isRtl(lng) || RTL_LETTER.test(text))) return text;
+  return `\u2068${text}\u2069`;
+}
 
 const cache = new Map<string, Intl.NumberFormat>();
 function numberFormat(lng: string, opts: Intl.NumberFormatOptions): Intl.NumberFormat {
@@ -57,11 +65,12 @@ export function formatRate(bytesPerSecond: number, lng: string): string {
 }
 
 /**
- * A plain number ("12,345" / "١٢٬٣٤٥") in the language's digits; four-digit numbers stay ungrouped ("2024").
- * Also used by i18next for every number put into a translated sentence (i18n.ts).
+ * A plain number ("1,234" / "١٬٢٣٤") in the language's digits, grouped as the language groups (Spanish or Polish
+ * leave four digits ungrouped). Also used by i18next for every number put into a translated sentence (i18n.ts),
+ * which keeps the number itself for plural selection.
  */
 export function formatCount(n: number, lng: string): string {
-  return numberFormat(lng, { maximumFractionDigits: 2, useGrouping: 'min2' }).format(n);
+  return numberFormat(lng, { maximumFractionDigits: 2 }).format(n);
 }
 
 /** A percentage from 0–100 ("42 %", "٪٤٢"), as the language writes it. */

@@ -2,7 +2,7 @@ import i18next, { type FormatterModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../../locales/en.json';
 import { pageConfig } from '../api/page-config';
-import { formatCount } from './format';
+import { formatCount, isolateText } from './format';
 import { DEFAULT_LOCALE, LOCALE_INFO, isRtl, localeTag, normalizeLocale, type LocaleCode } from './locales';
 
 /**
@@ -17,21 +17,28 @@ function applyDocumentLanguage(lng: string): void {
 }
 
 /**
- * Every number put into a sentence ({{count}} results, {{percent}}) is written by Intl in the language's digits,
- * so counts read "٣ نتائج" in Arabic rather than "3 نتائج"; anything else is put in as it is.
+ * The one place where values enter translated sentences. Every number ({{count}} results, {{percent}}) is written by
+ * Intl in the language's digits and grouping, so counts read "١٬٢٣٤ عنصرًا" in Arabic rather than "1234"; plural
+ * selection still uses the number itself. Every string (a name, a path, a size) is isolated by `isolateText`, so a
+ * left-to-right name keeps its order in a right-to-left sentence and the reverse, in the DOM and in plain-text
+ * places (document.title, aria-label) alike.
  */
-const numbersFormatter: FormatterModule = {
+const valuesFormatter: FormatterModule = {
   type: 'formatter',
   init: () => {},
   add: () => {},
   addCached: () => {},
-  format: (value: unknown, _format: string | undefined, lng: string | undefined) => (typeof value === 'number' && lng ? formatCount(value, lng) : (value as string)),
+  format: (value: unknown, _format: string | undefined, lng: string | undefined) => {
+    if (!lng) return value as string;
+    if (typeof value === 'number') return formatCount(value, lng);
+    return typeof value === 'string' ? isolateText(value, lng) : (value as string);
+  },
 };
 
 /** Sets up i18next synchronously with the bundled English catalogue, so the first paint needs no fetch. */
 export function initI18n(): void {
   i18next.on('languageChanged', applyDocumentLanguage);
-  void i18next.use(initReactI18next).use(numbersFormatter).init({
+  void i18next.use(initReactI18next).use(valuesFormatter).init({
     resources: { en: { translation: en } },
     lng: DEFAULT_LOCALE,
     fallbackLng: DEFAULT_LOCALE,
@@ -41,7 +48,7 @@ export function initI18n(): void {
     load: 'currentOnly',
     initAsync: false,
     returnNull: false,
-    // React escapes what it renders; alwaysFormat sends every value through numbersFormatter.
+    // React escapes what it renders; alwaysFormat sends every value through valuesFormatter.
     interpolation: { escapeValue: false, alwaysFormat: true },
   });
 }

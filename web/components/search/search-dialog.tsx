@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import { closeSearch, moveActive, searchInputReady, searchNow, searchState, searchType, setSearchQuery } from '../../state/search.state';
-import { formatPercent, isolateText } from '../ui/format';
+import { formatPercent } from '../ui/format';
 import { ViewerIcon, type ViewerIconName } from '../preview/viewer-icons';
 import { hitId, hitUrl, SearchResults } from './search-results';
 
@@ -93,7 +93,7 @@ export function SearchDialog() {
           </button>
         </form>
         <p className="search__scope" title={basePath}>
-          {t('search.inFolder', { path: isolateText(basePath, i18n.language) })}
+          {t('search.inFolder', { path: basePath })}
         </p>
         <div className="search__types" role="group" aria-label={t('search.types')}>
           {TYPES.map(({ type, icon, label }) => (

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { cancelAllUploads, cancelUpload, secondsLeft, uploads, type UploadJob } from '../../state/upload.state';
-import { formatDuration, formatRate, formatSize } from '../ui/format';
+import { formatDuration, formatPercent, formatRate, formatSize } from '../ui/format';
 import '../../styles/floating-panel.css';
 import '../../styles/upload.css';
 import { Icon } from '../ui/icon';
@@ -23,7 +23,7 @@ function Figures({ loaded, size, rate, testId }: { loaded: number; size: number;
 }
 
 function JobRow({ job }: { job: UploadJob }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const percent = job.size > 0 ? Math.min(100, Math.floor((job.loaded / job.size) * 100)) : job.state === 'done' ? 100 : 0;
   const running = job.state === 'queued' || job.state === 'active';
   return (
@@ -33,7 +33,7 @@ function JobRow({ job }: { job: UploadJob }) {
         <span className="upload__name" title={job.name}>
           {job.name}
         </span>
-        <span className="upload__state">{job.error || (job.state === 'active' && !job.isDir ? `${percent}%` : t(STATE_KEYS[job.state]))}</span>
+        <span className="upload__state">{job.error || (job.state === 'active' && !job.isDir ? formatPercent(percent, i18n.language) : t(STATE_KEYS[job.state]))}</span>
         {job.state === 'active' && !job.isDir && <Figures loaded={job.loaded} size={job.size} rate={job.rate} testId="upload-job-figures" />}
         {!job.isDir && (
           <span className="upload__bar" aria-hidden="true">
@@ -52,7 +52,7 @@ function JobRow({ job }: { job: UploadJob }) {
 
 /** The running uploads: overall percentage, each job's state, and cancel buttons. */
 export function UploadPanel() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { jobs, percent, totals } = useSnapshot(uploads);
   const [open, setOpen] = useState(true);
   if (!jobs.length) return null;
@@ -64,7 +64,9 @@ export function UploadPanel() {
           <Icon name={open ? 'chevronDown' : 'chevronRight'} />
         </button>
         <h2 className="upload__title">
-          {t('upload.title', { count })} <span className="upload__percent" data-testid="upload-percent">{percent}%</span>
+          {t('upload.title', { count })} <span className="upload__percent" data-testid="upload-percent" data-percent={percent}>
+            {formatPercent(percent, i18n.language)}
+          </span>
         </h2>
         <button type="button" className="btn btn--secondary btn--small" onClick={cancelAllUploads} data-testid="upload-cancel-all">
           {t('buttons.cancelAll')}
