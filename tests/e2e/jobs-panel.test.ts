@@ -34,9 +34,9 @@ test('a copy job shows its progress in the panel and is cancelled from it; nothi
   const r = await fetch(`${server.url}/api/jobs`, { method: 'POST', headers: { 'X-Auth': await token() }, body: JSON.stringify({ kind: 'copy', items: ['/src'], destination: '/dst' }) });
   expect(r.status).toBe(202);
   await page.waitForSelector('[data-testid=job][data-state=running] [data-testid=job-detail]', { timeout: 20_000 });
-  await page.waitForFunction(() => /files\/s|B\/s/.test(document.querySelector('[data-testid=job-detail]')?.textContent ?? ''), null, { timeout: 20_000 });
+  await page.waitForFunction(() => /files\/s|B\/s|bytes\/s/.test(document.querySelector('[data-testid=job-detail]')?.textContent ?? ''), null, { timeout: 20_000 });
   const detail = await page.textContent('[data-testid=job-detail]');
-  expect(detail).toMatch(/of 6000 files/);
+  expect(detail).toMatch(/of 6,000 files/);
   await shot(page, 'jobs-panel-running-1280');
   await page.click('[data-testid=job-cancel]');
   await page.waitForSelector('[data-testid=job][data-state=cancelled]', { timeout: 20_000 });

@@ -5,17 +5,13 @@ import type { Job } from '../../../server/contract/job';
 import { cancel, clearEnded, followJobs, jobs, unfollowJobs } from '../../state/jobs.state';
 import '../../styles/floating-panel.css';
 import '../../styles/jobs.css';
+import { formatSize } from '../ui/format';
 import { Icon } from '../ui/icon';
 
-const UNITS = ['B', 'kB', 'MB', 'GB', 'TB'];
-function bytes(n: number): string {
-  let i = 0;
-  for (; n >= 1000 && i < UNITS.length - 1; i++) n /= 1000;
-  return `${n.toFixed(i && n < 10 ? 1 : 0)} ${UNITS[i]}`;
-}
-
 function JobRow({ job }: { job: Job }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // Sizes as everywhere else (1024-based, Intl units in the language's order); numbers in t() go through i18n.ts.
+  const bytes = (n: number) => formatSize(n, i18n.language);
   const p = job.progress;
   const byBytes = p.bytesTotal > 0;
   const percent = job.state === 'done' ? 100 : byBytes ? Math.floor((p.bytesDone / p.bytesTotal) * 100) : p.filesTotal ? Math.floor((p.filesDone / p.filesTotal) * 100) : 0;
@@ -25,7 +21,8 @@ function JobRow({ job }: { job: Job }) {
     <li className={`jobs__job is-${job.state}`} data-testid="job" data-job={job.id} data-state={job.state}>
       <div className="jobs__main">
         <span className="jobs__name" title={what}>
-          {t(`jobs.kind.${job.kind}`)} · {what}
+          {/* the path is isolated on its own: "Copy · 2024 Holiday.jpg" keeps "2024" first in an Arabic row */}
+          {t(`jobs.kind.${job.kind}`)} · <bdi>{what}</bdi>
         </span>
         <span className="jobs__state">{t(`jobs.state.${job.state}`)}</span>
         <span className="jobs__bar" aria-hidden="true">

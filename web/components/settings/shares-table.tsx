@@ -6,6 +6,7 @@ import { encodePath } from '../../api/resources';
 import { shareUrl } from '../../api/shares';
 import { copyText, removeShare } from '../../state/settings.state';
 import { formatExact, formatRelative } from '../ui/format';
+import '../../styles/settings-table-stack.css';
 import { ExtraIcon } from '../share-page/icons';
 import { ConfirmDialog } from './confirm-dialog';
 
@@ -17,7 +18,7 @@ export function SharesTable({ shares, showOwner }: { shares: readonly Share[]; s
   return (
     <>
       <div className="settings-table-wrap">
-        <table className="settings-table" data-testid="shares-table">
+        <table className="settings-table settings-table--stack" data-testid="shares-table">
           <thead>
             <tr>
               <th scope="col">{t('settings.shares.path')}</th>
@@ -35,14 +36,18 @@ export function SharesTable({ shares, showOwner }: { shares: readonly Share[]; s
                     <Link href={`/files${encodePath(s.path)}`} className="settings-table__link">{s.path}</Link>
                     {s.hasPassword && <span className="settings-badge" title={t('settings.shares.protected')}><ExtraIcon name="lock" /></span>}
                   </td>
-                  <td>
+                  <td data-label={t('settings.shares.expires')}>
                     {s.expire === 0 ? (
                       t('settings.shares.permanent')
                     ) : (
                       <time dateTime={expire.toISOString()} title={formatExact(expire, i18n.language)}>{formatRelative(expire, i18n.language)}</time>
                     )}
                   </td>
-                  {showOwner && <td data-testid="share-owner">{s.username}</td>}
+                  {showOwner && (
+                    <td data-testid="share-owner" data-label={t('settings.shares.owner')}>
+                      {s.username}
+                    </td>
+                  )}
                   <td className="settings-table__actions">
                     <button type="button" className="settings-icon-btn" onClick={() => void copyText(shareUrl(s.hash))} aria-label={t('settings.shares.copy')} title={t('settings.shares.copy')} data-testid="share-copy">
                       <ExtraIcon name="copy" />
