@@ -51,8 +51,9 @@ export function InfoPrompt({ items }: PromptData['info']) {
   const { user } = useSnapshot(auth);
   const lng = i18n.language;
   const only = items.length === 1 ? items[0] : undefined;
-  // Folders count with their size from the name index (folderSize) when the server knows it.
-  const total = items.reduce((sum, i) => sum + (i.isDir ? (i.folderSize ?? 0) : i.size), 0);
+  // Folders count with their size from the name index (folderSize); one unknown folder size makes the total
+  // unknown ("—", as in the listing) rather than too small.
+  const total = items.some((i) => i.isDir && i.folderSize === undefined) ? undefined : items.reduce((sum, i) => sum + (i.isDir ? i.folderSize! : i.size), 0);
   const close = <PromptButton kind="primary" submit label={t('buttons.ok')} testId="prompt-confirm" />;
   return (
     <PromptFrame title={t('prompts.infoTitle')} testId="info" onSubmit={closePrompt} actions={close} wide>
@@ -111,7 +112,7 @@ export function InfoPrompt({ items }: PromptData['info']) {
             </div>
             <div className="info__row">
               <dt>{t('prompts.totalSize')}</dt>
-              <dd>{formatSize(total, lng)}</dd>
+              <dd data-testid="info-total">{total === undefined ? '—' : formatSize(total, lng)}</dd>
             </div>
           </>
         )}
