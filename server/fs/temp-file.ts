@@ -107,6 +107,15 @@ export async function probeTemp(path: string): Promise<{ held: boolean; size: nu
   }
 }
 
+/**
+ * The size of a temp file of ours, read without opening it (null when it is gone or not ours). Unlike probeTemp it
+ * takes no lock, even briefly: a tus HEAD reads the offset while a PATCH may be about to lock the file for writing.
+ */
+export async function tempSize(path: string): Promise<number | null> {
+  const st = await lstat(path).catch(() => null);
+  return st?.isFile() && TEMP_NAME.test(basename(path)) ? st.size : null;
+}
+
 /** Removes a temp entry of ours (a file, or a copy's folder with all it holds); never follows a link. */
 export async function removeTemp(path: string): Promise<void> {
   const st = await lstat(path).catch(() => null);

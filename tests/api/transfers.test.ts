@@ -232,6 +232,34 @@ describe('tus resumable uploads', () => {
     expect(sha256File(join(t.root, 'x.bin'))).toBe(sha256(src));
   });
 
+
+  test('HEADs while chunks are written never make a PATCH fail (a HEAD takes no lock)', async () => {
+    t = await makeTestApp();
+    const token = await t.adminToken();
+    const src = random(64 * 1024);
+    expect((await t.req('POST', '/api/tus/busy.bin', { token, headers: { 'Upload-Length': String(src.length) } })).status).toBe(201);
+    let stop = false;
+    const offsets: string[] = [];
+    const heads = (async () => {
+      while (!stop) {
+        const h = await t.req('HEAD', '/api/tus/busy.bin', { token });
+        if (h.status === 200) offsets.push(h.headers.get('upload-offset')!);
+        else if (h.status !== 404) offsets.push(`status ${h.status}`);
+        await Bun.sleep(0); // in process a HEAD may finish in microtasks alone: let the PATCHes run
+      }
+    })();
+    const statuses: number[] = [];
+    for (let at = 0; at < src.length; at += 1024) {
+      const r = await t.req('PATCH', '/api/tus/busy.bin', { token, headers: { ...OCTET, 'Upload-Offset': String(at) }, raw: src.slice(at, at + 1024) });
+      statuses.push(r.status);
+    }
+    stop = true;
+    await heads;
+    expect(statuses.every((s) => s === 204)).toBe(true);
+    expect(offsets.length).toBeGreaterThan(0);
+    expect(offsets.every((o) => /^\d+$/.test(o))).toBe(true);
+    expect(sha256File(join(t.root, 'busy.bin'))).toBe(sha256(src));
+  });
   test('404 for unknown uploads, 409 for an existing target without override', async () => {
     t = await makeTestApp();
     const token = await t.adminToken();

@@ -1,7 +1,7 @@
 import { AppError, exists, forbidden, invalid, notFound } from '../../core/errors';
 import type { UploadsStore } from '../../db/uploads.store';
 import { fromFsError } from '../../fs/fs-errors';
-import { probeTemp, removeTemp, TempEntry } from '../../fs/temp-file';
+import { probeTemp, removeTemp, tempSize, TempEntry } from '../../fs/temp-file';
 import type { Actor } from '../actor';
 import type { FilesService } from './files.service';
 
@@ -74,7 +74,8 @@ export class TusService {
     this.guard(actor, path);
     const row = await this.store.get(this.uid(actor), path);
     if (!row) throw notFound();
-    return { offset: (await probeTemp(row.tempPath))?.size ?? 0, length: row.length };
+    // lstat, not probeTemp: a probe's brief lock would make a PATCH arriving at that instant fail with 409.
+    return { offset: (await tempSize(row.tempPath)) ?? 0, length: row.length };
   }
 
   /**
