@@ -3,7 +3,7 @@ import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
 import { auth, logout } from '../../state/auth.state';
 import { currentFolder } from '../../state/files.state';
-import { canLogout, pageConfig } from '../../api/page-config';
+import { canLogout, instanceName, pageConfig } from '../../api/page-config';
 import { showPrompt } from '../../state/prompts.state';
 import { Brand } from '../ui/brand';
 import { Icon, type IconName } from '../ui/icon';
@@ -64,7 +64,8 @@ export function Sidebar() {
 
   return (
     <aside className="sidebar">
-      <Link href={loggedIn ? '/files/' : '/login'} className="sidebar__brand">
+      {/* named by its label: on a phone the brand shows only its lettermark, which is aria-hidden */}
+      <Link href={loggedIn ? '/files/' : '/login'} className="sidebar__brand" aria-label={instanceName}>
         <Brand />
       </Link>
       <nav className="nav" aria-label={t('sidebar.navigation')}>
