@@ -1,5 +1,6 @@
 import type { Resource } from '../../contract/resource';
 import { invalid } from '../../core/errors';
+import type { DirReader } from '../../fs/entry-stats';
 import { joinVirtual } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
 import { visible } from '../policy/file-policy';
@@ -66,21 +67,27 @@ export class FolderListing {
    */
   async *items(page: Page = { offset: 0, limit: Number.MAX_SAFE_INTEGER }): AsyncGenerator<Resource[]> {
     const end = Math.min(this.order.length, page.offset + page.limit);
-    for (let at = page.offset; at < end; at += BATCH) {
-      const batch: Resource[] = [];
-      const sniffs: Promise<void>[] = [];
-      for (let k = at; k < Math.min(end, at + BATCH); k++) {
-        const item = await this.describeAt(this.order[k]!, sniffs);
-        if (item) batch.push(item);
+    // Held open while the items are read; closed at the end and when the consumer stops early (return()).
+    const dir = this.actor.fs.dirReader(this.real);
+    try {
+      for (let at = page.offset; at < end; at += BATCH) {
+        const batch: Resource[] = [];
+        const sniffs: Promise<void>[] = [];
+        for (let k = at; k < Math.min(end, at + BATCH); k++) {
+          const item = await this.describeAt(this.order[k]!, sniffs, dir);
+          if (item) batch.push(item);
+        }
+        if (sniffs.length) await Promise.all(sniffs);
+        yield batch;
       }
-      if (sniffs.length) await Promise.all(sniffs);
-      yield batch;
+    } finally {
+      dir.close();
     }
   }
 
-  private async describeAt(i: number, sniffs: Promise<void>[]): Promise<Resource | null> {
+  private async describeAt(i: number, sniffs: Promise<void>[], dir: DirReader): Promise<Resource | null> {
     const name = this.names[i]!;
-    const e = await this.actor.fs.entry(this.real, name);
+    const e = await this.actor.fs.entry(this.real, name, dir);
     if (!e) return null;
     const item = describe(joinVirtual(this.path, name), name, e.stats, e.isSymlink);
     if (item.isDir && !e.isSymlink && this.folderSizes?.has(name)) item.folderSize = this.folderSizes.get(name);
@@ -115,18 +122,23 @@ export async function scanFolder(actor: Actor, path: string, sorting: { by: stri
   const bySize = sorting.by === 'size';
   const byTime = sorting.by === 'modified';
   const nums = bySize || byTime ? new Float64Array(scan.names.length) : null;
-  for (let i = 0; i < scan.names.length; i++) {
-    const name = scan.names[i]!;
-    if (!visible(actor, joinVirtual(path, name))) continue;
-    let kind = scan.kinds[i]!;
-    if (kind === 2 || nums) {
-      const e = await actor.fs.entry(scan.real, name);
-      if (!e) continue;
-      kind = e.stats.isDirectory() ? 1 : 0;
-      if (nums) nums[names.length] = bySize ? e.stats.size : e.stats.mtimeMs;
+  let dir: DirReader | null = null;
+  try {
+    for (let i = 0; i < scan.names.length; i++) {
+      const name = scan.names[i]!;
+      if (!visible(actor, joinVirtual(path, name))) continue;
+      let kind = scan.kinds[i]!;
+      if (kind === 2 || nums) {
+        const e = await actor.fs.entry(scan.real, name, (dir ??= actor.fs.dirReader(scan.real)));
+        if (!e) continue;
+        kind = e.stats.isDirectory() ? 1 : 0;
+        if (nums) nums[names.length] = bySize ? e.stats.size : e.stats.mtimeMs;
+      }
+      dirs[names.length] = kind;
+      names.push(name);
     }
-    dirs[names.length] = kind;
-    names.push(name);
+  } finally {
+    dir?.close();
   }
   return new FolderListing(actor, path, scan.real, names, dirs.subarray(0, names.length), order(names, dirs, nums, sorting), sorting, sniff);
 }
@@ -139,15 +151,19 @@ function order(names: string[], dirs: Uint8Array, nums: Float64Array | null, sor
   const n = names.length;
   if (!nums) {
     // By name: one string per entry whose plain code-unit order is the whole order (kind, natural key, name; NUL
-    // cannot occur in a name), sorted natively (several times faster than a comparator), its index in the last
-    // two code units. A to Z is this order; Z to A reverses it within the folders and within the files.
+    // cannot occur in a name, and names are unique, so the suffix never decides), sorted natively (several times
+    // faster than a comparator), its index in the last four code units, 7 bits each in 1..128: Latin-1 like most
+    // names, because one code unit above 255 makes the whole key a 16-bit string, measured 4x slower to sort
+    // (10,000 keys: ~9 vs ~2 ms). A to Z is this order; Z to A reverses it within the folders and within the files.
     const keys = new Array<string>(n);
-    for (let i = 0; i < n; i++) keys[i] = (dirs[i] ? '0' : '1') + naturalKey(names[i]!) + '\0' + names[i] + '\0' + String.fromCharCode(i >>> 16, i & 0xffff);
+    for (let i = 0; i < n; i++)
+      keys[i] = (dirs[i] ? '0' : '1') + naturalKey(names[i]!) + '\0' + names[i] + '\0' + String.fromCharCode(1 + ((i >>> 21) & 127), 1 + ((i >>> 14) & 127), 1 + ((i >>> 7) & 127), 1 + (i & 127));
     keys.sort();
     const idx = new Uint32Array(n);
     for (let i = 0; i < n; i++) {
       const k = keys[i]!;
-      idx[i] = ((k.charCodeAt(k.length - 2) << 16) | k.charCodeAt(k.length - 1)) >>> 0;
+      const at = k.length - 4;
+      idx[i] = ((k.charCodeAt(at) - 1) << 21) | ((k.charCodeAt(at + 1) - 1) << 14) | ((k.charCodeAt(at + 2) - 1) << 7) | (k.charCodeAt(at + 3) - 1);
     }
     if (sorting.asc) {
       let d = 0;
