@@ -98,6 +98,10 @@ describe('planSteps', () => {
     }
     return { steps, disk: [...disk].sort() };
   };
+  test('renames that do not wait on each other run in the order given (the listing order)', () => {
+    const { steps } = simulate(['p', 'q', 'r'], [{ from: 'p', to: 'p1' }, { from: 'q', to: 'q1' }, { from: 'r', to: 'r1' }]);
+    expect(steps.map((s) => s.from)).toEqual(['p', 'q', 'r']);
+  });
   test('a chain renames its end first', () => {
     const { steps, disk } = simulate(['a', 'b', 'c'], [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'd' }]);
     expect(steps.map((s) => `${s.from}>${s.to}`)).toEqual(['c>d', 'b>c', 'a>b']);

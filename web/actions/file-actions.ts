@@ -40,13 +40,18 @@ const folderPath = (ctx: ActionContext) => (ctx.folder.path.endsWith('/') ? ctx.
 const some = (ctx: ActionContext) => ctx.selected.length > 0;
 const one = (ctx: ActionContext) => ctx.selected.length === 1;
 const oneArchive = (ctx: ActionContext) => ctx.user.perm.create && one(ctx) && !ctx.selected[0]!.isDir && !!extractableFormat(ctx.selected[0]!.name);
+/** One item: the rename prompt; several: the batch rename prompt (its counter follows the listing's order). */
+const openRename = (ctx: ActionContext) =>
+  ctx.selected.length === 1
+    ? showPrompt('rename', { item: ctx.selected[0]! })
+    : showPrompt('batchRename', { items: [...ctx.selected], folder: folderPath(ctx), existing: (ctx.folder.items ?? []).map((i) => i.name) });
 
 /** The header's actions, in display order. */
 export const FILE_ACTIONS: readonly FileAction[] = [
   { id: 'search', label: 'search', icon: 'search', selection: false, shortcut: 'Ctrl+F', available: () => true, run: (ctx) => openSearch(folderPath(ctx)) },
   { id: 'view', label: 'switchView', icon: 'viewList', selection: false, available: () => true, run: () => void cycleViewMode() },
   { id: 'share', label: 'share', icon: 'share', selection: true, available: (ctx) => ctx.user.perm.share && one(ctx), run: (ctx) => showPrompt('share', { item: ctx.selected[0]! }) },
-  { id: 'rename', label: 'rename', icon: 'rename', selection: true, shortcut: 'F2', available: (ctx) => ctx.user.perm.rename && one(ctx), run: (ctx) => showPrompt('rename', { item: ctx.selected[0]! }) },
+  { id: 'rename', label: 'rename', icon: 'rename', selection: true, shortcut: 'F2', available: (ctx) => ctx.user.perm.rename && some(ctx), run: openRename },
   { id: 'copy', label: 'copyFile', icon: 'copy', selection: true, available: (ctx) => ctx.user.perm.create && some(ctx), run: (ctx) => showPrompt('copy', { items: [...ctx.selected], from: folderPath(ctx) }) },
   { id: 'move', label: 'moveFile', icon: 'move', selection: true, available: (ctx) => ctx.user.perm.rename && some(ctx), run: (ctx) => showPrompt('move', { items: [...ctx.selected], from: folderPath(ctx) }) },
   { id: 'delete', label: 'delete', icon: 'delete', selection: true, shortcut: 'Del', available: (ctx) => ctx.user.perm.delete && some(ctx), run: (ctx) => showPrompt('delete', { items: [...ctx.selected] }) },

@@ -54,12 +54,16 @@ export function planSteps(renames: readonly Rename[], taken: (name: string) => b
     const next = wants.get(from);
     if (next !== undefined && next !== i) ready.push(next);
   };
+  // First in, first out: renames that do not wait on one another run in the order given (the listing's).
+  let head = 0;
   while (byName.size) {
-    const i = ready.pop();
-    if (i !== undefined) {
+    if (head < ready.length) {
+      const i = ready[head++]!;
       if (byName.get(current[i]!) === i) move(i, renames[i]!.to, false);
       continue;
     }
+    // Each item moves at most twice (once aside, once home): anything more is a bug, not a reason to spin.
+    if (steps.length >= 2 * renames.length) throw new Error('batch rename: no order found');
     // Only cycles remain: one of their items steps aside.
     const [, j] = byName.entries().next().value as [string, number];
     const temp = temporaryName((n) => taken(n) || targets.has(n) || temps.has(n), random);

@@ -9,6 +9,8 @@ export interface PromptData {
   help: Record<string, never>;
   delete: { items: WebResource[]; onDone?: () => void };
   rename: { item: WebResource; onDone?: (newPath: string) => void };
+  /** Several items of one folder (`folder` decoded, ending in '/'); `existing` is every name in it. */
+  batchRename: { items: WebResource[]; folder: string; existing: string[] };
   move: { items: WebResource[]; from: string };
   copy: { items: WebResource[]; from: string };
   newFile: { base: string };

@@ -3,6 +3,7 @@ import { useSnapshot } from 'valtio';
 import { closePrompt, prompts, type OpenPrompt } from '../../state/prompts.state';
 import '../../styles/prompts.css';
 import { ReplacePrompt, ReplaceRenamePrompt } from './conflict-prompt';
+import { BatchRenamePrompt } from './batch-rename-prompt';
 import { DeletePrompt } from './delete-prompt';
 import { DownloadPrompt } from './download-prompt';
 import { ExtractPrompt } from './extract-prompt';
@@ -25,6 +26,8 @@ function Body({ prompt }: { prompt: OpenPrompt }) {
       return <DeletePrompt {...prompt.data} />;
     case 'rename':
       return <RenamePrompt {...prompt.data} />;
+    case 'batchRename':
+      return <BatchRenamePrompt {...prompt.data} />;
     case 'move':
       return <TransferPrompt kind="move" {...prompt.data} />;
     case 'copy':

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cleanName, renameItem } from '../../actions/files';
+import { splitExtension } from '../../state/batch-rename';
 import { closePrompt, type PromptData } from '../../state/prompts.state';
 import { CancelButton, PromptButton, PromptFrame } from './prompt-frame';
 
@@ -10,6 +11,12 @@ export function RenamePrompt({ item, onDone }: PromptData['rename']) {
   const [name, setName] = useState(item.name);
   const [busy, setBusy] = useState(false);
   const valid = cleanName(name) !== null;
+  const input = useRef<HTMLInputElement>(null);
+  // The stem is selected, not the extension: typing replaces "report.final" and keeps ".pdf" (runs after the
+  // frame's focus-and-select-all, as a parent's effect follows its children's).
+  useEffect(() => {
+    input.current?.setSelectionRange(0, splitExtension(item.name, item.isDir)[0].length);
+  }, [item]);
   const submit = async () => {
     if (!valid || busy) return;
     setBusy(true);
@@ -34,7 +41,7 @@ export function RenamePrompt({ item, onDone }: PromptData['rename']) {
       <p>{t('prompts.renameMessage', { name: item.name })}</p>
       <label className="field">
         <span className="field__label">{t('prompts.renameLabel')}</span>
-        <input className="input" name="name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" spellCheck={false} data-testid="prompt-input" />
+        <input ref={input} className="input" name="name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" spellCheck={false} data-testid="prompt-input" />
       </label>
       {!valid && name.trim() !== '' && <p className="prompt__hint is-error">{t('prompts.invalidName')}</p>}
     </PromptFrame>
