@@ -220,6 +220,7 @@ describe('batch rename', () => {
         await p.waitForSelector('[data-testid=prompt-batchRename]');
         await p.fill('[data-testid=batch-pattern]', '{n:2} {name}{ext}');
         expect((await rows(p)).map((r) => r[1])).toEqual((await rows(p)).map((r, k) => `0${k + 1} ${r[0]}`));
+        await p.locator('[data-testid=batch-preview]').scrollIntoViewIfNeeded();
         await shot(p, `batch-rename-${width}-${scheme}-${locale}`, { fullPage: false });
         await p.keyboard.press('Escape');
       } finally {
