@@ -16,8 +16,17 @@ export function launch(): Promise<Browser> {
   });
 }
 
-export async function newPage(browser: Browser, opts: { locale?: string; width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ locale: opts.locale ?? 'en-US', viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 } });
+/** `touch`: a phone (touch events, mobile viewport), for tests of touch gestures. */
+export interface PageOptions {
+  locale?: string;
+  width?: number;
+  height?: number;
+  touch?: boolean;
+}
+
+export async function newPage(browser: Browser, opts: PageOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const touch = opts.touch ? { hasTouch: true, isMobile: true } : {};
+  const context = await browser.newContext({ locale: opts.locale ?? 'en-US', viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 }, ...touch });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   return { context, page };
@@ -68,11 +77,11 @@ export interface Session {
  * Starts `filedeck serve` on a workspace (the admin gets `password`), runs `setup` (CLI changes against the
  * running server), then opens Chromium with one page logged in as admin.
  */
-export async function openSession(ws: Workspace, password: string, serverArgs: string[] = [], setup?: () => Promise<void>): Promise<Session> {
+export async function openSession(ws: Workspace, password: string, serverArgs: string[] = [], setup?: () => Promise<void>, pageOpts: PageOptions = {}): Promise<Session> {
   const server = await startServer(['-d', ws.db, '-r', ws.root, '--password', password, '--log', '', ...serverArgs], { cwd: ws.dir });
   await setup?.();
   const browser = await launch();
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(browser, pageOpts);
   await loginAs(page, server.url, 'admin', password);
   return { server, browser, context, page };
 }

@@ -18,10 +18,8 @@ import { EmptyFolder } from './empty-folder';
 import { SortBar } from './sort-bar';
 import { ITEMS_DRAG_TYPE, useListingDrop } from './use-listing-drop';
 import { useListingKeys } from './use-listing-keys';
+import { useTouchPress } from './use-touch-press';
 import { VirtualRows, type RowsApi } from './virtual-rows';
-
-/** Two clicks within this window count as a double tap (spec §9). */
-const DOUBLE_TAP_MS = 300;
 
 const MODE_CLASS = { list: 'list', mosaic: 'mosaic', 'mosaic gallery': 'gallery' } as const;
 
@@ -90,25 +88,36 @@ export function Listing({ folder }: { folder: WebResource }) {
   // Handlers read the latest values through a ref so that memoised items do not re-render on every change.
   const live = useRef({ shown, singleClick: false, items, multiple });
   live.current = { shown, singleClick: !!user?.singleClick, items, multiple };
-  const taps = useRef({ index: -1, at: 0 });
 
   const open = useCallback((item: WebResource) => {
     if (rawAppPath() !== item.url) goTo(item.url);
   }, []);
+  // Touch: a tap opens; a long-press selects and starts touch selection mode, in which taps add and remove items
+  // until the selection is empty again. Multiple-selection mode counts as selection mode too.
+  const touchMode = useRef(false);
+  const { touchedRecently } = useTouchPress(container, {
+    onTap(index) {
+      const sel = selection.selected;
+      if (sel.size && (touchMode.current || selection.multiple)) return sel.has(index) ? removeSelected(index) : addSelected(index);
+      touchMode.current = false;
+      const item = live.current.items[index];
+      if (item) open(item);
+    },
+    onLongPress(index) {
+      if (touchMode.current && selection.selected.size) addSelected(index);
+      else selectOnly(index);
+      touchMode.current = true;
+    },
+  });
   const onClick = useCallback(
     (index: number, e: MouseEvent | KeyboardEvent) => {
+      if (e.type === 'click') {
+        // Touch input belongs to useTouchPress (a browser without pointer clicks gets none within its window).
+        const kind = (e.nativeEvent as PointerEvent).pointerType;
+        if (kind === 'touch' || (!kind && touchedRecently())) return;
+      }
       const { singleClick, shown: now, items: all, multiple: many } = live.current;
       if (singleClick && !many && !e.ctrlKey && !e.metaKey && !e.shiftKey && e.type === 'click') {
-        const item = all[index];
-        if (item) open(item);
-        return;
-      }
-      // A second tap on the same item soon after the first opens it (touch screens may send no double click).
-      const at = Date.now();
-      const tap = taps.current;
-      const touch = (e.nativeEvent as PointerEvent).pointerType === 'touch';
-      taps.current = { index, at };
-      if (touch && tap.index === index && at - tap.at < DOUBLE_TAP_MS) {
         const item = all[index];
         if (item) open(item);
         return;
@@ -125,13 +134,15 @@ export function Listing({ folder }: { folder: WebResource }) {
       if (e.ctrlKey || e.metaKey || many) return addSelected(index);
       selectOnly(index);
     },
-    [open],
+    [open, touchedRecently],
   );
   const onDragStart = useCallback((index: number, e: DragEvent) => {
+    // A finger held on an item is a long-press (selection), not the start of a drag.
+    if (touchedRecently()) return e.preventDefault();
     if (!selection.selected.has(index)) selectOnly(index);
     e.dataTransfer.setData(ITEMS_DRAG_TYPE, String(selection.selected.size));
     e.dataTransfer.effectAllowed = 'move';
-  }, []);
+  }, [touchedRecently]);
   const handlers = useMemo<ItemHandlers>(() => ({ onClick, onOpen: open, onDragStart }), [onClick, open, onDragStart]);
   const thumbs = pageConfig.EnableThumbs && !!user?.perm.download;
   const exactDates = !!user?.dateFormat;

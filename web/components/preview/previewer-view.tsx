@@ -7,6 +7,7 @@ import { closePreview, loadSiblings, previewState } from '../../state/preview.st
 import { PreviewHeader } from './preview-header';
 import { PreviewMedia } from './preview-media';
 import { useIdleVisible } from './use-idle-visible';
+import { useSwipe } from './use-swipe';
 import { ViewerIcon } from './viewer-icons';
 import type { PreviewerProps } from './previewer-props';
 
@@ -54,12 +55,13 @@ export function PreviewerView(props: PreviewerProps) {
   }, [navigate]);
 
   const go = (url: string | null) => url && navigate(url, { replace: true });
+  const swipe = useSwipe((to) => go(keys.current[to]));
   const navClass = (side: string) => `previewer__nav previewer__nav--${side}${nav.visible ? ' is-visible' : ''}`;
 
   return (
     <section className="previewer" aria-label={t('preview.label', { name: resource.name })} data-testid="previewer" data-type={resource.type}>
       <PreviewHeader {...props} />
-      <div className="previewer__stage" onMouseMove={nav.poke} onTouchStart={nav.poke}>
+      <div className="previewer__stage" onMouseMove={nav.poke} onTouchStart={nav.poke} {...swipe}>
         <PreviewMedia key={resource.path} resource={resource} />
         {prev && (
           <button
