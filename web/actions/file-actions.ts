@@ -11,6 +11,7 @@ import { toggleShell } from '../state/shell.state';
 import { extractableFormat } from '../../server/contract/job';
 import { extractHere } from '../state/jobs.state';
 import { downloadItems } from './files';
+import type { Combo } from './shortcuts';
 
 /** What an action looks at: who acts, on which folder, with which items selected. */
 export interface ActionContext {
@@ -31,7 +32,8 @@ export interface FileAction {
   icon: ActionIcon;
   /** Acts on the selection: on narrow screens it moves to the selection bar. */
   selection: boolean;
-  shortcut?: string;
+  /** The key that runs it from the files view; the help prompt and the context menu show it. */
+  shortcut?: Combo;
   available(ctx: ActionContext): boolean;
   run(ctx: ActionContext): void;
 }
@@ -48,18 +50,18 @@ const openRename = (ctx: ActionContext) =>
 
 /** The header's actions, in display order. */
 export const FILE_ACTIONS: readonly FileAction[] = [
-  { id: 'search', label: 'search', icon: 'search', selection: false, shortcut: 'Ctrl+F', available: () => true, run: (ctx) => openSearch(folderPath(ctx)) },
+  { id: 'search', label: 'search', icon: 'search', selection: false, shortcut: { key: 'f', ctrl: true }, available: () => true, run: (ctx) => openSearch(folderPath(ctx)) },
   { id: 'view', label: 'switchView', icon: 'viewList', selection: false, available: () => true, run: () => void cycleViewMode() },
   { id: 'share', label: 'share', icon: 'share', selection: true, available: (ctx) => ctx.user.perm.share && one(ctx), run: (ctx) => showPrompt('share', { item: ctx.selected[0]! }) },
-  { id: 'rename', label: 'rename', icon: 'rename', selection: true, shortcut: 'F2', available: (ctx) => ctx.user.perm.rename && some(ctx), run: openRename },
+  { id: 'rename', label: 'rename', icon: 'rename', selection: true, shortcut: { key: 'F2' }, available: (ctx) => ctx.user.perm.rename && some(ctx), run: openRename },
   { id: 'copy', label: 'copyFile', icon: 'copy', selection: true, available: (ctx) => ctx.user.perm.create && some(ctx), run: (ctx) => showPrompt('copy', { items: [...ctx.selected], from: folderPath(ctx) }) },
   { id: 'move', label: 'moveFile', icon: 'move', selection: true, available: (ctx) => ctx.user.perm.rename && some(ctx), run: (ctx) => showPrompt('move', { items: [...ctx.selected], from: folderPath(ctx) }) },
-  { id: 'delete', label: 'delete', icon: 'delete', selection: true, shortcut: 'Del', available: (ctx) => ctx.user.perm.delete && some(ctx), run: (ctx) => showPrompt('delete', { items: [...ctx.selected] }) },
+  { id: 'delete', label: 'delete', icon: 'delete', selection: true, shortcut: { key: 'Delete' }, available: (ctx) => ctx.user.perm.delete && some(ctx), run: (ctx) => showPrompt('delete', { items: [...ctx.selected] }) },
   // A background job: a folder named after the archive, beside it (keep both when the name is taken).
   { id: 'extract', label: 'extractHere', icon: 'fileArchive', selection: true, available: oneArchive, run: (ctx) => void extractHere(ctx.selected[0]!.path) },
   { id: 'extractTo', label: 'extractTo', icon: 'fileArchive', selection: true, available: oneArchive, run: (ctx) => showPrompt('extract', { item: ctx.selected[0]!, from: folderPath(ctx) }) },
   { id: 'shell', label: 'shell', icon: 'shell', selection: false, available: (ctx) => ctx.user.perm.execute && pageConfig.EnableExec, run: () => toggleShell() },
-  { id: 'download', label: 'download', icon: 'download', selection: true, shortcut: 'Ctrl+S', available: (ctx) => ctx.user.perm.download, run: (ctx) => downloadItems(ctx.selected) },
+  { id: 'download', label: 'download', icon: 'download', selection: true, shortcut: { key: 's', ctrl: true }, available: (ctx) => ctx.user.perm.download, run: (ctx) => downloadItems(ctx.selected) },
   { id: 'upload', label: 'upload', icon: 'upload', selection: false, available: (ctx) => ctx.user.perm.create, run: (ctx) => showPrompt('upload', { base: folderPath(ctx) }) },
   { id: 'info', label: 'info', icon: 'info', selection: false, available: () => true, run: (ctx) => showPrompt('info', { items: ctx.selected.length ? [...ctx.selected] : [ctx.folder] }) },
   { id: 'multiple', label: 'selectMultiple', icon: 'multiple', selection: false, available: () => true, run: () => toggleMultiple() },

@@ -2,6 +2,7 @@ import { createResource, downloadUrl, fetchChecksum, fetchResource, removeResour
 import { restoreTrashItem } from '../api/trash';
 import { holdItems } from '../state/clipboard.state';
 import { currentFolder, files, reloadListing } from '../state/files.state';
+import { focusListingItem } from '../state/listing-focus.state';
 import { goTo } from '../state/navigation';
 import { showError, showSuccess } from '../state/notices.state';
 import { withProgress } from '../state/progress.state';
@@ -49,7 +50,11 @@ export async function renameItem(item: WebResource, rawName: string): Promise<st
   try {
     await withProgress(() => transfer('rename', item.path, to));
     offerUndo({ messageKey: 'trash.undo.renamed', count: 1, run: () => transfer('rename', to, item.path) });
-    if (files.resource?.isDir) await reloadListing();
+    if (files.resource?.isDir) {
+      await reloadListing();
+      // The listing keeps the renamed item under the keyboard (and selected, so F2 renames it again).
+      focusListingItem(parentOf(item.path), name);
+    }
     return to;
   } catch (e) {
     showError(e);

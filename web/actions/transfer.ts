@@ -2,6 +2,7 @@ import { fetchResource, transfer, type TransferOptions } from '../api/resources'
 import { auth } from '../state/auth.state';
 import { clearClipboard, clipboard } from '../state/clipboard.state';
 import { currentFolder, files, listingItems, reloadListing } from '../state/files.state';
+import { focusListingItem, returnListingFocus } from '../state/listing-focus.state';
 import { goTo } from '../state/navigation';
 import { showError, showSuccess } from '../state/notices.state';
 import { withProgress } from '../state/progress.state';
@@ -66,7 +67,11 @@ export async function transferItems(action: Action, items: readonly TransferItem
   const dest = asFolder(destination);
   const done = (ok: boolean) => {
     if (ok) opts.onDone?.();
-    if (ok && opts.redirect && auth.user?.redirectAfterCopyMove && asFolder(currentFolder()) !== dest) goTo(folderUrl(dest));
+    if (ok && opts.redirect && auth.user?.redirectAfterCopyMove && asFolder(currentFolder()) !== dest) {
+      goTo(folderUrl(dest));
+      // The keyboard follows the items: the first one takes the focus there.
+      focusListingItem(dest, items[0]!.name);
+    } else returnListingFocus(); // the listing reloaded: back to the item, or to the one now in its place
   };
   const sameFolder = items.every((i) => asFolder(i.from.replace(/\/$/, '').replace(/[^/]*$/, '')) === dest);
   // A move into the folder it is already in changes nothing, so it is never worth a job.

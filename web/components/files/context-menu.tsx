@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActionContext, FileAction } from '../../actions/file-actions';
 import { FILE_ACTIONS } from '../../actions/file-actions';
+import { comboLabel } from '../../actions/shortcuts';
 import '../../styles/context-menu.css';
 import { Icon } from '../ui/icon';
 
@@ -88,7 +89,7 @@ export function ContextMenu({ state, onClose }: { state: ContextMenuState; onClo
         >
           <Icon name={a.icon} />
           <span>{t(`buttons.${a.label}`)}</span>
-          {a.shortcut && <kbd className="context-menu__key">{a.shortcut}</kbd>}
+          {a.shortcut && <kbd className="context-menu__key">{comboLabel([a.shortcut], t)}</kbd>}
         </button>
       ))}
     </div>

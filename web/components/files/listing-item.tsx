@@ -1,6 +1,7 @@
 import { memo, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { thumbnailUrl, type WebResource } from '../../api/resources';
+import { matchesAny, SHORTCUTS } from '../../actions/shortcuts';
 import { formatExact, formatRelative, formatSize } from '../ui/format';
 import { fileKind, hasThumbnail, kindIcon } from '../ui/file-kind';
 import { Icon } from '../ui/icon';
@@ -14,6 +15,8 @@ export interface ItemHandlers {
 export interface ListingItemProps {
   item: WebResource;
   selected: boolean;
+  /** The list's one Tab stop (roving tabindex); the other items are reached with the arrow keys. */
+  tabStop: boolean;
   cut: boolean;
   dropTarget: boolean;
   draggable: boolean;
@@ -30,15 +33,17 @@ function Thumb({ item }: { item: WebResource }) {
 }
 
 /** One file or folder of the listing (list row, mosaic tile or gallery card, by CSS). */
-export const ListingItem = memo(function ListingItem({ item, selected, cut, dropTarget, draggable, thumbs, exactDates, handlers }: ListingItemProps) {
+export const ListingItem = memo(function ListingItem({ item, selected, tabStop, cut, dropTarget, draggable, thumbs, exactDates, handlers }: ListingItemProps) {
   const { t, i18n } = useTranslation();
   const lng = i18n.language;
   const cls = ['item', selected && 'is-selected', cut && 'is-cut', dropTarget && 'is-drop-target', item.isDir && 'is-dir'].filter(Boolean).join(' ');
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Enter') {
+    const bare = { ctrlKey: false, metaKey: false, shiftKey: false, altKey: e.altKey };
+    if (matchesAny(SHORTCUTS.open, e)) {
       e.preventDefault();
       handlers.onOpen(item);
-    } else if (e.key === ' ') {
+    } else if (matchesAny(SHORTCUTS.toggle, { ...bare, key: e.key })) {
+      // Ctrl+Space and Shift+Space toggle too (adding, extending): the click handler reads the modifiers.
       e.preventDefault();
       handlers.onClick(item.index, e);
     }
@@ -49,7 +54,7 @@ export const ListingItem = memo(function ListingItem({ item, selected, cut, drop
       className={cls}
       role="option"
       aria-selected={selected}
-      tabIndex={0}
+      tabIndex={tabStop ? 0 : -1}
       data-testid="item"
       data-name={item.name}
       data-dir={item.isDir ? 'true' : 'false'}

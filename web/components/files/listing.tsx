@@ -17,6 +17,7 @@ import { ContextMenu, type ContextMenuState } from './context-menu';
 import { EmptyFolder } from './empty-folder';
 import { SortBar } from './sort-bar';
 import { ITEMS_DRAG_TYPE, useListingDrop } from './use-listing-drop';
+import { useListingFocus } from './use-listing-focus';
 import { useListingKeys } from './use-listing-keys';
 import { useTouchPress } from './use-touch-press';
 import { VirtualRows, type RowsApi } from './virtual-rows';
@@ -31,7 +32,7 @@ const MODE_CLASS = { list: 'list', mosaic: 'mosaic', 'mosaic gallery': 'gallery'
 export function Listing({ folder }: { folder: WebResource }) {
   const { t } = useTranslation();
   const { user } = useSnapshot(auth);
-  const { selected, multiple } = useSnapshot(selection);
+  const { selected, multiple, cursor } = useSnapshot(selection);
   const { partial } = useSnapshot(files);
   const filter = filterFor(useSnapshot(listingFilter), folder.path);
   const clip = useSnapshot(clipboard);
@@ -46,6 +47,7 @@ export function Listing({ folder }: { folder: WebResource }) {
   const canMove = !!user?.perm.rename;
   const drop = useListingDrop({ items, selected, folder: folderPath, canUpload, canMove });
   const onKeys = useListingKeys(shown, rowsApi, container);
+  const focus = useListingFocus(folder, shown, partial, rowsApi, container);
   const [menu, setMenu] = useState<ContextMenuState | null>(null);
   const closeMenu = useCallback((refocus: boolean) => {
     setMenu((m) => {
@@ -163,6 +165,8 @@ export function Listing({ folder }: { folder: WebResource }) {
           if (e.target === e.currentTarget) resetSelection();
         }}
         onKeyDown={onKeyDown}
+        onKeyDownCapture={focus.onKeyDownCapture}
+        onFocus={focus.onFocus}
         onContextMenu={onContextMenu}
         {...drop.handlers}
       >
@@ -176,7 +180,7 @@ export function Listing({ folder }: { folder: WebResource }) {
                 {t('files.noMatches', { filter })}
               </p>
             )}
-            <VirtualRows items={items} shown={shown} mode={mode} label={t('files.contents')} titles={titles} selected={selected} cut={cut} dropTarget={drop.target} shared={shared} api={rowsApi} />
+            <VirtualRows items={items} shown={shown} mode={mode} label={t('files.contents')} titles={titles} selected={selected} cursor={cursor} cut={cut} dropTarget={drop.target} shared={shared} api={rowsApi} />
           </>
         )}
         {drop.dragging && (

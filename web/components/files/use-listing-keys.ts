@@ -1,17 +1,9 @@
 import { useCallback, useRef, type KeyboardEvent, type RefObject } from 'react';
+import { matchesAny, SHORTCUTS } from '../../actions/shortcuts';
 import { moveCursor, selection, selectOnly, selectRange } from '../../state/selection.state';
 import type { ShownOrder } from './listing-order';
+import { focusWhenRendered } from './focus-item';
 import type { RowsApi } from './virtual-rows';
-
-/** Frames to wait for an item scrolled to to be rendered before giving up on focusing it. */
-const FOCUS_TRIES = 20;
-
-/** Focuses the item once the virtualised rows render it (they may need a frame or two after a scroll). */
-function focusWhenRendered(container: HTMLElement | null, index: number, tries = FOCUS_TRIES): void {
-  const el = container?.querySelector<HTMLElement>(`[data-testid=item][data-index="${index}"]`);
-  if (el) el.focus({ preventScroll: true });
-  else if (tries > 0) requestAnimationFrame(() => focusWhenRendered(container, index, tries - 1));
-}
 
 /**
  * The keyboard inside the listing (an item has the focus): arrows move by one item (by a row of tiles up and
@@ -26,7 +18,9 @@ export function useListingKeys(shown: ShownOrder, rows: RefObject<RowsApi | null
     (e: KeyboardEvent) => {
       const el = (e.target as HTMLElement).closest?.<HTMLElement>('[data-testid=item]');
       const api = rows.current;
-      if (!el || !api || e.altKey) return;
+      // The keys are those of SHORTCUTS.move/ends/page; Shift (extend) and Ctrl (cursor only) are read below.
+      const bare = { key: e.key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: e.altKey };
+      if (!el || !api || !(matchesAny(SHORTCUTS.move, bare) || matchesAny(SHORTCUTS.ends, bare) || matchesAny(SHORTCUTS.page, bare))) return;
       const { order, position } = latest.current;
       const pos = position[Number(el.dataset.index)] ?? -1;
       if (pos < 0 || !order.length) return;

@@ -1,10 +1,11 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type Ref } from 'react';
+import { useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type Ref } from 'react';
 import type { ViewMode } from '../../../server/contract/user';
 import type { WebResource } from '../../api/resources';
 import { ListingItem, type ListingItemProps } from './listing-item';
 import type { ShownOrder } from './listing-order';
 import { columnsFor, gapFor, ListingRows } from './listing-rows';
+import { focusWhenRendered } from './focus-item';
 
 /** Rows rendered beyond the window on each side: enough for a fast wheel, few enough to stay cheap. */
 const OVERSCAN = 6;
@@ -21,7 +22,7 @@ export interface RowsApi {
   scrollToPos(pos: number): void;
 }
 
-type Shared = Omit<ListingItemProps, 'item' | 'selected' | 'cut' | 'dropTarget'>;
+type Shared = Omit<ListingItemProps, 'item' | 'selected' | 'cut' | 'dropTarget' | 'tabStop'>;
 
 export interface VirtualRowsProps {
   items: readonly WebResource[];
@@ -31,6 +32,8 @@ export interface VirtualRowsProps {
   label: string;
   titles: { dirs: string; files: string };
   selected: ReadonlySet<number>;
+  /** The keyboard's item (selection cursor): the list's one Tab stop, else its first item. */
+  cursor: number | null;
   cut: ReadonlySet<string>;
   dropTarget: number | null;
   shared: Shared;
@@ -50,7 +53,7 @@ function guessHeight(mode: ViewMode, width: number, cols: number, gap: number): 
  * scrollbar reflects every item and End reaches the last), but only the rows in view, plus a few, are in
  * the DOM. Rows are uniform within a mode, so one measured row sets the height of all the others.
  */
-export function VirtualRows({ items, shown, mode, label, titles, selected, cut, dropTarget, shared, api }: VirtualRowsProps) {
+export function VirtualRows({ items, shown, mode, label, titles, selected, cursor, cut, dropTarget, shared, api }: VirtualRowsProps) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [margin, setMargin] = useState(0);
@@ -121,12 +124,27 @@ export function VirtualRows({ items, shown, mode, label, titles, selected, cut, 
     scrollToPos: (pos: number) => virtualizer.scrollToIndex(rows.rowOf(pos), { align: 'auto' }),
   }));
 
+  // One Tab stop for the whole list (roving tabindex): the cursor item, or the first one. When that item is not
+  // rendered, the listbox itself takes the Tab stop and hands the focus on to it (scrolled into view).
+  const stop = cursor !== null && (shown.position[cursor] ?? -1) >= 0 ? cursor : (shown.order[0] ?? -1);
+  const stopPos = stop < 0 ? -1 : shown.position[stop]!;
+  const virtual = virtualizer.getVirtualItems();
+  const stopRendered = virtual.some((v) => {
+    const row = rows.at(v.index);
+    return row.kind === 'items' && stopPos >= row.from && stopPos < row.to;
+  });
+  const onFocus = (e: FocusEvent<HTMLDivElement>) => {
+    if (e.target !== e.currentTarget || stopPos < 0) return;
+    virtualizer.scrollToIndex(rows.rowOf(stopPos), { align: 'auto' });
+    focusWhenRendered(box.current, stop);
+  };
+
   const template = cols > 1 ? { gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, columnGap: gap, paddingBlockEnd: gap } : undefined;
   return (
     // The listbox holds only the rows (groups of options): the sort bar and the filter stay outside it. Heading
     // rows are visual only; each group of items carries its section's name.
-    <div ref={box} className="listing__rows" role="listbox" aria-multiselectable="true" aria-label={label} style={{ height: virtualizer.getTotalSize() }} data-testid="listing-rows" data-cols={cols}>
-      {virtualizer.getVirtualItems().map((v) => {
+    <div ref={box} className="listing__rows" role="listbox" aria-multiselectable="true" aria-label={label} style={{ height: virtualizer.getTotalSize() }} data-testid="listing-rows" data-cols={cols} tabIndex={stopRendered || stopPos < 0 ? undefined : 0} onFocus={onFocus}>
+      {virtual.map((v) => {
         const row = rows.at(v.index);
         const style = { transform: `translateY(${v.start - virtualizer.options.scrollMargin}px)` };
         if (row.kind === 'heading') {
@@ -142,7 +160,7 @@ export function VirtualRows({ items, shown, mode, label, titles, selected, cut, 
         return (
           <div key={v.key} ref={measure} data-index={v.index} data-kind="items" data-section={row.section} role="group" aria-label={row.section === 'dirs' ? titles.dirs : titles.files} className={cls} style={{ ...style, ...template }}>
             {cells.map((item) => (
-              <ListingItem key={item.name} item={item} selected={selected.has(item.index)} cut={cut.has(item.path)} dropTarget={dropTarget === item.index} {...shared} />
+              <ListingItem key={item.name} item={item} selected={selected.has(item.index)} tabStop={item.index === stop} cut={cut.has(item.path)} dropTarget={dropTarget === item.index} {...shared} />
             ))}
           </div>
         );

@@ -20,10 +20,12 @@ export interface AppLayoutProps {
   actions?: ReactNode;
   /** No header: the view brings its own (file previews and the editor). */
   bare?: boolean;
+  /** A skip link, rendered first so that it is the first Tab stop. */
+  skipLink?: ReactNode;
 }
 
 /** Sidebar, header and main view, plus what floats over them: prompts, search, shell, uploads, notices. */
-export function AppLayout({ title, children, actions, bare }: AppLayoutProps) {
+export function AppLayout({ title, children, actions, bare, skipLink }: AppLayoutProps) {
   const { loggedIn, user } = useSnapshot(auth);
   // The delete prompt says at once whether a delete goes to the trash: ask once per session, early.
   useEffect(() => {
@@ -31,6 +33,7 @@ export function AppLayout({ title, children, actions, bare }: AppLayoutProps) {
   }, [loggedIn]);
   return (
     <div className="layout">
+      {skipLink}
       <ProgressBar />
       <Sidebar />
       <main className={bare ? 'layout__main is-bare' : 'layout__main'}>

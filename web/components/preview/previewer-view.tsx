@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import type { WebResource } from '../../api/resources';
+import { matchesAny, SHORTCUTS } from '../../actions/shortcuts';
 import { closePreview, loadSiblings, previewState } from '../../state/preview.state';
 import { PreviewHeader } from './preview-header';
 import { PreviewMedia } from './preview-media';
@@ -40,9 +41,9 @@ export function PreviewerView(props: PreviewerProps) {
       if (ignoreKey(e)) return;
       const k = keys.current;
       let target: string | null = null;
-      if (e.key === 'Enter' || e.key === 'ArrowRight') target = k.next;
-      else if (e.key === 'ArrowLeft') target = k.prev;
-      else if (e.key === 'Escape') {
+      if (matchesAny(SHORTCUTS.previewNext, e)) target = k.next;
+      else if (matchesAny(SHORTCUTS.previewPrev, e)) target = k.prev;
+      else if (matchesAny(SHORTCUTS.previewClose, e)) {
         e.preventDefault();
         k.onClose();
         return;

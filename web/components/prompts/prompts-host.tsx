@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useSnapshot } from 'valtio';
+import { returnListingFocus } from '../../state/listing-focus.state';
 import { closePrompt, prompts, type OpenPrompt } from '../../state/prompts.state';
 import '../../styles/prompts.css';
 import { ReplacePrompt, ReplaceRenamePrompt } from './conflict-prompt';
@@ -70,7 +71,10 @@ export function PromptsHost() {
     window.addEventListener('keydown', onKey, true);
     return () => {
       window.removeEventListener('keydown', onKey, true);
-      if (previous?.isConnected) previous.focus();
+      // The opener gets the focus back. A listing item goes through the listing: it may have been renamed, deleted
+      // or moved meanwhile (then its successor takes the focus), and a prompt opened from the context menu has none.
+      if (previous?.isConnected && previous !== document.body && !previous.closest('[data-testid=listing]')) previous.focus();
+      else returnListingFocus();
     };
   }, [open]);
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
@@ -14,11 +14,13 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { auth } from '../../state/auth.state';
 import { closeFiles, files, openPath } from '../../state/files.state';
 import { clearListingFilter, filterFor, listingFilter } from '../../state/listing-filter.state';
+import { childCameFrom, dropStaleListingFocus, focusListingItem } from '../../state/listing-focus.state';
 import { closePrompt } from '../../state/prompts.state';
 import { resetSelection, resetSelectionAndMode, selection } from '../../state/selection.state';
 import { closeShell } from '../../state/shell.state';
 import { loadUsage } from '../../state/usage.state';
 import { FileView } from './file-view';
+import { SkipToFiles } from './skip-to-files';
 import { currentFilesPath } from './files-path';
 import { useFilesKeys } from './use-files-keys';
 
@@ -39,7 +41,14 @@ export function FilesScreen() {
   const { selected, multiple } = useSnapshot(selection);
   const filterSnap = useSnapshot(listingFilter);
 
+  const previous = useRef<string | null>(null);
   useEffect(() => {
+    // Going up (Backspace, Alt+↑, a breadcrumb, closing a preview) focuses the item we came from.
+    const from = previous.current;
+    previous.current = path;
+    const child = from === null ? null : childCameFrom(from, path);
+    if (child !== null) focusListingItem(path, child);
+    else dropStaleListingFocus(path);
     // A route change resets the selection and multiple mode and closes prompts (spec §4).
     resetSelectionAndMode();
     clearListingFilter();
@@ -76,7 +85,7 @@ export function FilesScreen() {
     );
   }
   return (
-    <AppLayout title={title} actions={folder && user ? <HeaderActions user={user} folder={folder} selected={chosen} multiple={multiple} /> : undefined}>
+    <AppLayout title={title} skipLink={<SkipToFiles />} actions={folder && user ? <HeaderActions user={user} folder={folder} selected={chosen} multiple={multiple} /> : undefined}>
       <Breadcrumbs path={path} />
       {folder && user ? (
         <>

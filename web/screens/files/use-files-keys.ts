@@ -1,7 +1,9 @@
 import { useEffect, useRef } from 'react';
-import { actionById, type ActionContext } from '../../actions/file-actions';
+import { FILE_ACTIONS, type ActionContext } from '../../actions/file-actions';
 import { holdSelection } from '../../actions/files';
+import { matchesAny, SHORTCUTS } from '../../actions/shortcuts';
 import { pasteClipboard } from '../../actions/transfer';
+import { goTo } from '../../state/navigation';
 import { prompts, showPrompt } from '../../state/prompts.state';
 import { searchState } from '../../state/search.state';
 import { resetSelection, selectAll } from '../../state/selection.state';
@@ -10,9 +12,17 @@ import { undoLast } from '../../state/undo.state';
 const isTyping = (el: EventTarget | null) =>
   el instanceof HTMLElement && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
 
+/** The in-app URL of the folder above `path` (decoded), or null at the top. */
+export function parentUrl(path: string): string | null {
+  const parts = path.split('/').filter(Boolean);
+  if (!parts.length) return null;
+  return `/files/${parts.slice(0, -1).map((p) => `${encodeURIComponent(p)}/`).join('')}`;
+}
+
 /**
- * The files view's keys (spec §2): F1 help everywhere in files; in a listing Esc clears the selection, Delete and
- * F2 (by permission), Ctrl+F search, Ctrl+S download, Ctrl+C / X / V clipboard, Ctrl+A select all, Ctrl+Z undo. Nothing fires
+ * The files view's keys, as SHORTCUTS and the actions' `shortcut` define them (spec §2): help (F1 anywhere in
+ * files, '?' when not typing); in a listing Esc clears the selection, the actions' keys run them (by permission),
+ * Backspace / Alt+↑ go up (the listing then focuses the folder we came from), Ctrl+A / C / X / V / Z. Nothing fires
  * while a prompt or the search is open, or while typing in a field.
  */
 export function useFilesKeys(listing: () => (ActionContext & { order: Iterable<number> }) | null): void {
@@ -22,59 +32,45 @@ export function useFilesKeys(listing: () => (ActionContext & { order: Iterable<n
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (prompts.current || searchState.open || e.defaultPrevented) return;
-      if (e.key === 'F1') {
+      const typing = isTyping(e.target);
+      if (matchesAny(SHORTCUTS.f1, e) && (e.key === 'F1' || !typing)) {
         e.preventDefault();
         showPrompt('help');
         return;
       }
       const ctx = latest.current();
-      if (!ctx || isTyping(e.target)) return;
-      const run = (id: Parameters<typeof actionById>[0]) => {
-        const action = actionById(id);
-        if (!action.available(ctx)) return false;
-        action.run(ctx);
-        return true;
-      };
-      if (e.key === 'Escape') return resetSelection();
-      if (e.key === 'Delete') return void run('delete');
-      if (e.key === 'F2') {
+      if (!ctx || typing) return;
+      const action = FILE_ACTIONS.find((a) => a.shortcut && matchesAny([a.shortcut], e));
+      if (action) {
         e.preventDefault();
-        return void run('rename');
+        if (action.available(ctx)) action.run(ctx);
+        return;
       }
-      if (!e.ctrlKey && !e.metaKey) return;
-      switch (e.key.toLowerCase()) {
-        case 'f':
-          e.preventDefault();
-          run('search');
-          break;
-        case 's':
-          e.preventDefault();
-          run('download');
-          break;
-        case 'a':
-          e.preventDefault();
-          selectAll(ctx.order);
-          break;
-        case 'c':
-        case 'x':
-          // Text selected on the page is copied as usual.
-          if (window.getSelection()?.toString()) return;
-          if (!ctx.selected.length) return;
-          // Copying needs the create permission, cutting (a later move) the rename permission.
-          if (!(e.key.toLowerCase() === 'c' ? ctx.user.perm.create : ctx.user.perm.rename)) return;
-          e.preventDefault();
-          holdSelection(e.key.toLowerCase() as 'c' | 'x', ctx.selected);
-          break;
-        case 'v':
-          e.preventDefault();
-          void pasteClipboard();
-          break;
-        case 'z':
-          // The last delete, move or rename, through the API (restore from the trash, move back).
-          if (e.shiftKey) return;
-          e.preventDefault();
-          void undoLast();
-          break;
+      if (matchesAny(SHORTCUTS.esc, e)) return resetSelection();
+      if (matchesAny(SHORTCUTS.up, e)) {
+        const up = parentUrl(ctx.folder.path);
+        if (!up) return;
+        e.preventDefault();
+        goTo(up);
+      } else if (matchesAny(SHORTCUTS.ctrlA, e)) {
+        e.preventDefault();
+        selectAll(ctx.order);
+      } else if (matchesAny(SHORTCUTS.ctrlC, e) || matchesAny(SHORTCUTS.ctrlX, e)) {
+        const key = e.key.toLowerCase() as 'c' | 'x';
+        // Text selected on the page is copied as usual.
+        if (window.getSelection()?.toString()) return;
+        if (!ctx.selected.length) return;
+        // Copying needs the create permission, cutting (a later move) the rename permission.
+        if (!(key === 'c' ? ctx.user.perm.create : ctx.user.perm.rename)) return;
+        e.preventDefault();
+        holdSelection(key, ctx.selected);
+      } else if (matchesAny(SHORTCUTS.ctrlV, e)) {
+        e.preventDefault();
+        void pasteClipboard();
+      } else if (matchesAny(SHORTCUTS.ctrlZ, e)) {
+        // The last delete, move or rename, through the API (restore from the trash, move back).
+        e.preventDefault();
+        void undoLast();
       }
     };
     window.addEventListener('keydown', onKey);
