@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { closeSession, openSession, shot, workspace, type Session } from './browser';
+import { cli } from '../helpers/binary';
+import { closeSession, loginAs, newPage, openSession, shot, workspace, type Session } from './browser';
 
 // Issue 16 item 3, keyboard only: after the login form nothing here clicks or moves the mouse. Find, open, rename,
 // move, delete and share a file; one Tab stop for the list and a skip link to it; Backspace / Alt+↑ up with the
@@ -245,9 +246,36 @@ describe('keyboard only', () => {
     const text = (await page.textContent('[data-testid=prompt-help]')) ?? '';
     for (const combo of ['Ctrl + F', 'F2', 'Del', 'Ctrl + S', 'F1 / ?', 'Backspace / Alt + ↑', 'Shift + ↑ ↓ ← →', 'Menu / Shift + F10']) expect(text).toContain(combo);
     expect(await page.textContent('[data-testid=help-action-rename]')).toContain('Rename');
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     await shot(page, 'keyboard-help', { fullPage: false });
     await press('Escape');
     await page.waitForSelector('[data-testid=prompt-help]', { state: 'detached' });
     await waitFocus('zeta.txt');
+  });
+
+  test('the help and the skip link at 375 px dark and in Arabic (right to left): screenshots', async () => {
+    for (const [name, width, scheme, locale] of [
+      ['keyboard-help-375-dark', 375, 'dark', 'en'],
+      ['keyboard-help-ar-1280', 1280, 'light', 'ar'],
+    ] as const) {
+      expect((await cli(['-d', ws.db, '-r', ws.root, 'users', 'update', 'admin', '--locale', locale])).code).toBe(0);
+      const { context, page: p } = await newPage(s!.browser, { width, height: 800 });
+      try {
+        await p.emulateMedia({ colorScheme: scheme });
+        await loginAs(p, base, 'admin', PW);
+        await p.waitForSelector('[data-testid=item]');
+        await p.keyboard.press('Tab');
+        expect(await p.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('skip-to-files');
+        await shot(p, `${name}-skip`, { fullPage: false });
+        await p.keyboard.press('Enter');
+        await p.keyboard.press('F1');
+        await p.waitForSelector('[data-testid=prompt-help]');
+        await p.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+        expect(await p.locator('[data-testid=help-action-rename] kbd').evaluate((el) => getComputedStyle(el).direction)).toBe('ltr');
+        await shot(p, name, { fullPage: false });
+      } finally {
+        await context.close();
+      }
+    }
   });
 });

@@ -89,7 +89,7 @@ export function ContextMenu({ state, onClose }: { state: ContextMenuState; onClo
         >
           <Icon name={a.icon} />
           <span>{t(`buttons.${a.label}`)}</span>
-          {a.shortcut && <kbd className="context-menu__key">{comboLabel([a.shortcut], t)}</kbd>}
+          {a.shortcut && <kbd className="context-menu__key" dir="ltr">{comboLabel([a.shortcut], t)}</kbd>}
         </button>
       ))}
     </div>

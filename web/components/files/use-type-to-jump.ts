@@ -16,6 +16,7 @@ import type { RowsApi } from './virtual-rows';
 export function useTypeToJump(items: readonly WebResource[], shown: ShownOrder, rows: RefObject<RowsApi | null>, container: RefObject<HTMLElement | null>) {
   const { i18n } = useTranslation();
   const typed = useRef(new TypedPrefix());
+  const miss = useRef<{ order: Int32Array; prefix: string } | null>(null);
   const latest = useRef({ items, shown, lang: i18n.language });
   latest.current = { items, shown, lang: i18n.language };
   return useCallback(
@@ -30,7 +31,11 @@ export function useTypeToJump(items: readonly WebResource[], shown: ShownOrder, 
       const { items: all, shown: view, lang } = latest.current;
       const { prefix, fromNext } = typed.current.push(e.key, now);
       const at = view.position[Number(el.dataset.index)] ?? -1;
+      // A prefix that found nothing cannot find anything longer in the same listing: skip the pass over it.
+      const missed = miss.current;
+      if (missed && missed.order === view.order && prefix.startsWith(missed.prefix)) return;
       const pos = findByPrefix((i) => all[i]?.name ?? '', view.order, at < 0 ? 0 : at + (fromNext ? 1 : 0), prefix, nameCollator(lang));
+      miss.current = pos < 0 ? { order: view.order, prefix } : null;
       if (pos < 0) return;
       const index = view.order[pos]!;
       selectOnly(index);

@@ -11,7 +11,8 @@ function Row({ combo, what, testId }: { combo: string; what: string; testId: str
   return (
     <div className="help__row" data-testid={testId}>
       <dt>
-        <kbd>{combo}</kbd>
+        {/* Key names read left to right in every language ("Ctrl + F", "↑ ↓ ← →"). */}
+        <kbd dir="ltr">{combo}</kbd>
       </dt>
       <dd>{what}</dd>
     </div>
