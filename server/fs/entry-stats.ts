@@ -1,5 +1,6 @@
 import { dlopen, FFIType } from 'bun:ffi';
 import { closeSync, lstatSync, openSync, constants } from 'node:fs';
+import { endianness } from 'node:os';
 
 /**
  * What a listing needs of an entry's metadata: the mode, size and modification time. node:fs Stats has this shape,
@@ -37,6 +38,7 @@ interface Statx {
 /** statx(2) from the C library (glibc ≥ 2.28); null elsewhere, and callers take lstatSync. Loaded apart from
  * libc.ts so that a missing symbol here cannot take flock and SEEK_DATA down with it. */
 function load(): Statx | null {
+  if (endianness() !== 'LE') return null; // the fields are read as little-endian halves below
   try {
     const lib = dlopen('libc.so.6', { statx: { args: [FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.u32, FFIType.ptr], returns: FFIType.i32 } });
     return lib.symbols as unknown as Statx;
@@ -51,7 +53,10 @@ const STATX_BASIC = 0x7ff;
 // Buffers passed to C: backed by their own ArrayBuffers (small inline typed arrays may move), reused per call on
 // this thread (the calls are synchronous, so no two listings share them at once).
 const out = new Uint8Array(new ArrayBuffer(256));
-const outView = new DataView(out.buffer);
+// Read as 32-bit halves (little-endian layout: x86-64, arm64): DataView.getBigInt64 would allocate a BigInt per field.
+const u16 = new Uint16Array(out.buffer);
+const u32 = new Uint32Array(out.buffer);
+const i32 = new Int32Array(out.buffer);
 const nameBuf = new Uint8Array(new ArrayBuffer(4 * 256 + 1));
 const enc = new TextEncoder();
 
@@ -79,9 +84,9 @@ export class DirReader {
       if (r.read === name.length && r.written < nameBuf.length) {
         nameBuf[r.written] = 0;
         if (libc!.statx(this.fd, nameBuf, AT_SYMLINK_NOFOLLOW, STATX_BASIC, out) === 0) {
-          // struct statx: stx_mode u16 at 28, stx_size u64 at 40, stx_mtime {i64 sec, u32 nsec} at 112.
-          const mtimeMs = Number(outView.getBigInt64(112, true)) * 1000 + outView.getUint32(120, true) / 1e6;
-          return new EntryStats(outView.getUint16(28, true), Number(outView.getBigUint64(40, true)), mtimeMs);
+          // struct statx: stx_mode u16 at byte 28, stx_size u64 at 40, stx_mtime {i64 sec, u32 nsec} at 112.
+          const mtimeMs = (u32[28]! + i32[29]! * 4294967296) * 1000 + u32[30]! / 1e6;
+          return new EntryStats(u16[14]!, u32[10]! + u32[11]! * 4294967296, mtimeMs);
         }
       }
     }

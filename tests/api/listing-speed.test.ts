@@ -68,6 +68,24 @@ describe('statx through a folder descriptor', () => {
   });
 });
 
+describe('dangling links on the synchronous path', () => {
+  test('in scope: listed as invalid_link; pointing outside the scope: left out (streamed listing)', async () => {
+    const dir = join(t.root, 'links');
+    mkdirSync(dir);
+    for (let i = 0; i < 100; i++) closeSync(openSync(join(dir, `f${i}`), 'w'));
+    symlinkSync('gone-inside', join(dir, 'dangling-in'));
+    symlinkSync('/nonexistent-outside/x', join(dir, 'dangling-out'));
+    symlinkSync('f1', join(dir, 'good'));
+    const res = (await (await t.req('GET', '/api/resources/links/', { token })).json()) as Resource;
+    const byName = new Map(res.items!.map((i) => [i.name, i]));
+    expect(byName.get('dangling-in')?.type).toBe('invalid_link');
+    expect(byName.has('dangling-out')).toBe(false);
+    expect(byName.get('good')?.isSymlink).toBe(true);
+    expect(res.items!.length).toBe(102);
+    expect(res.numFiles).toBe(102);
+  });
+});
+
 function mkfifoSync(path: string): void {
   const r = Bun.spawnSync(['mkfifo', path]);
   if (r.exitCode !== 0) throw new Error(`mkfifo failed: ${r.stderr}`);

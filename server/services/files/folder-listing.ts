@@ -1,6 +1,7 @@
 import type { Resource } from '../../contract/resource';
 import { invalid } from '../../core/errors';
 import type { DirReader } from '../../fs/entry-stats';
+import type { DirEntry } from '../../fs/scoped-fs';
 import { joinVirtual } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
 import { visible } from '../policy/file-policy';
@@ -74,8 +75,10 @@ export class FolderListing {
         const batch: Resource[] = [];
         const sniffs: Promise<void>[] = [];
         for (let k = at; k < Math.min(end, at + BATCH); k++) {
-          const item = await this.describeAt(this.order[k]!, sniffs, dir);
-          if (item) batch.push(item);
+          const name = this.names[this.order[k]!]!;
+          let e = this.actor.fs.entryNow(this.real, name, dir);
+          if (e === undefined) e = await this.actor.fs.entry(this.real, name, dir);
+          if (e) batch.push(this.describeEntry(name, e, sniffs));
         }
         if (sniffs.length) await Promise.all(sniffs);
         yield batch;
@@ -85,10 +88,7 @@ export class FolderListing {
     }
   }
 
-  private async describeAt(i: number, sniffs: Promise<void>[], dir: DirReader): Promise<Resource | null> {
-    const name = this.names[i]!;
-    const e = await this.actor.fs.entry(this.real, name, dir);
-    if (!e) return null;
+  private describeEntry(name: string, e: DirEntry, sniffs: Promise<void>[]): Resource {
     const item = describe(joinVirtual(this.path, name), name, e.stats, e.isSymlink);
     if (item.isDir && !e.isSymlink && this.folderSizes?.has(name)) item.folderSize = this.folderSizes.get(name);
     if (e.broken) item.type = 'invalid_link';
