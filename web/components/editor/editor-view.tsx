@@ -67,7 +67,7 @@ export function EditorView({ resource, onClose, viewing = false, onEdit }: Edito
           {resource.name}
           {dirty && (
             <span className="editor__dirty" title={t('editor.unsaved')} data-testid="editor-dirty">
-              <span className="viewer-sr-only">{t('editor.unsaved')}</span>
+              <span className="sr-only">{t('editor.unsaved')}</span>
             </span>
           )}
         </h1>

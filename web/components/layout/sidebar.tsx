@@ -65,7 +65,7 @@ export function Sidebar() {
   return (
     <aside className="sidebar">
       {/* named by its label: on a phone the brand shows only its lettermark, which is aria-hidden */}
-      <Link href={loggedIn ? '/files/' : '/login'} className="sidebar__brand" aria-label={instanceName}>
+      <Link href={loggedIn ? '/files/' : '/login'} className="sidebar__brand">
         <Brand />
       </Link>
       <nav className="nav" aria-label={t('sidebar.navigation')}>

@@ -24,7 +24,7 @@ export function SharesTable({ shares, showOwner }: { shares: readonly Share[]; s
               <th scope="col">{t('settings.shares.path')}</th>
               <th scope="col">{t('settings.shares.expires')}</th>
               {showOwner && <th scope="col">{t('settings.shares.owner')}</th>}
-              <th scope="col"><span className="settings-sr-only">{t('settings.actions')}</span></th>
+              <th scope="col"><span className="sr-only">{t('settings.actions')}</span></th>
             </tr>
           </thead>
           <tbody>

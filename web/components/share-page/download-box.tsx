@@ -57,7 +57,7 @@ export function DownloadBox({ hash, path, resource, selected }: Props) {
       <div className="share-box__actions">
         {resource.isDir && (
           <label className="share-box__format">
-            <span className="share-sr-only">{t('share.format')}</span>
+            <span className="sr-only">{t('share.format')}</span>
             <select className="input" value={algo} onChange={(e) => setAlgo(e.target.value)} data-testid="share-format" aria-label={t('share.format')}>
               {ARCHIVE_FORMATS.map((f) => (
                 <option key={f} value={f}>{f}</option>

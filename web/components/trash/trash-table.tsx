@@ -20,7 +20,7 @@ export function TrashTable({ items, showOwner, onDelete }: { items: readonly Tra
             <th scope="col">{t('trash.size')}</th>
             {showOwner && <th scope="col">{t('trash.owner')}</th>}
             <th scope="col">
-              <span className="settings-sr-only">{t('trash.actions')}</span>
+              <span className="sr-only">{t('trash.actions')}</span>
             </th>
           </tr>
         </thead>

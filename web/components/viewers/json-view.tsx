@@ -47,7 +47,7 @@ function Node({ name, value, depth, last }: { name?: string; value: Json; depth:
       <div className="json__line">
         <button type="button" className="json__toggle" aria-expanded={open} data-testid="json-toggle" onClick={() => setOpen(!open)}>
           <span className="json__caret" aria-hidden="true" />
-          <span className="viewer-sr-only">{t(open ? 'viewers.collapse' : 'viewers.expand')}</span>
+          <span className="sr-only">{t(open ? 'viewers.collapse' : 'viewers.expand')}</span>
         </button>
         {label}
         {o}

@@ -28,7 +28,7 @@ export function UsersScreen() {
               <th scope="col">{t('users.username')}</th>
               <th scope="col">{t('users.admin')}</th>
               <th scope="col">{t('users.scope')}</th>
-              <th scope="col"><span className="settings-sr-only">{t('settings.actions')}</span></th>
+              <th scope="col"><span className="sr-only">{t('settings.actions')}</span></th>
             </tr>
           </thead>
           <tbody>
