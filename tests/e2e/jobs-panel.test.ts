@@ -16,7 +16,8 @@ let page: Page;
 let session: Session | undefined;
 
 beforeAll(async () => {
-  makeTree(join(root, 'src'), 6000, 16 * 1024);
+  // Big enough (about 250 MB) that the copy is still running when the test clicks Cancel on a loaded machine.
+  makeTree(join(root, 'src'), 16_000, 16 * 1024);
   mkdirSync(join(root, 'dst'));
   mkdirSync(join(root, 'pack', 'docs'), { recursive: true });
   for (let i = 0; i < 20; i++) writeFileSync(join(root, 'pack', 'docs', `d${i}.txt`), `doc ${i}\n`);
@@ -36,7 +37,7 @@ test('a copy job shows its progress in the panel and is cancelled from it; nothi
   await page.waitForSelector('[data-testid=job][data-state=running] [data-testid=job-detail]', { timeout: 20_000 });
   await page.waitForFunction(() => /files\/s|B\/s|bytes\/s/.test(document.querySelector('[data-testid=job-detail]')?.textContent ?? ''), null, { timeout: 20_000 });
   const detail = await page.textContent('[data-testid=job-detail]');
-  expect(detail).toMatch(/of 6,000 files/);
+  expect(detail).toMatch(/of 16,000 files/);
   await shot(page, 'jobs-panel-running-1280');
   await page.click('[data-testid=job-cancel]');
   await page.waitForSelector('[data-testid=job][data-state=cancelled]', { timeout: 20_000 });
