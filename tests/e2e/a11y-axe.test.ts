@@ -112,6 +112,19 @@ for (const theme of ['light', 'dark'] as const) {
       await prompt(found, 'delete', 'delete', 'report.txt');
       await prompt(found, 'copy', 'copy', 'report.txt');
       await prompt(found, 'share', 'share', 'report.txt');
+      // Batch rename (two items selected) and the shortcut help ('?').
+      await listing();
+      await page.click('[data-testid=item][data-name="report.txt"]');
+      await page.click('[data-testid=item][data-name="notes.md"]', { modifiers: ['Control'] });
+      await page.click('[data-testid=action-rename]');
+      await page.waitForSelector('[data-testid=prompt-batchRename]');
+      await scan(found, 'prompt batchRename');
+      await page.keyboard.press('Escape');
+      await page.click('[data-testid=item][data-name="report.txt"]');
+      await page.keyboard.press('?');
+      await page.waitForSelector('[data-testid=prompt-help]');
+      await scan(found, 'prompt help');
+      await page.keyboard.press('Escape');
 
       for (const screen of ['profile', 'shares', 'global', 'users', 'users/new', 'audit', 'api']) {
         await page.goto(`${base}/settings/${screen}`);

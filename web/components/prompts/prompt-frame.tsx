@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { closePrompt } from '../../state/prompts.state';
 import { Icon } from '../ui/icon';
@@ -26,6 +26,18 @@ export function PromptFrame({ title, testId, children, actions, onSubmit, enterS
   const ref = useRef<HTMLFormElement>(null);
   const submitRef = useRef(onSubmit);
   submitRef.current = onSubmit;
+  const bodyRef = useRef<HTMLDivElement>(null);
+  // A body taller than the dialog scrolls: it then takes a Tab stop, so the keyboard can scroll it too.
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const body = bodyRef.current;
+    if (!body) return;
+    const measure = () => setScrolls(body.scrollHeight > body.clientHeight + 1);
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(body);
+    return () => ro.disconnect();
+  }, []);
 
   useEffect(() => {
     const form = ref.current;
@@ -71,7 +83,9 @@ export function PromptFrame({ title, testId, children, actions, onSubmit, enterS
           <Icon name="close" />
         </button>
       </header>
-      <div className="prompt__body">{children}</div>
+      <div ref={bodyRef} className="prompt__body" tabIndex={scrolls ? 0 : undefined} role={scrolls ? 'region' : undefined} aria-labelledby={scrolls ? titleId : undefined}>
+        {children}
+      </div>
       <footer className="prompt__actions">{actions}</footer>
     </form>
   );
