@@ -21,6 +21,9 @@ export const DIR_MODE = 0o750;
 /** Names no listing, scan or walk reports: our temps and the trash. */
 const hiddenName = (name: string) => TEMP_NAME.test(name) || isTrashName(name);
 
+/** A name in a real folder (path.join costs more than the stat it is made for). */
+const childOf = (dirReal: string, name: string) => (dirReal.endsWith('/') ? dirReal + name : `${dirReal}/${name}`);
+
 /** Whether `real` is `root` or lies beneath it (both canonical absolute paths; a sibling like /a/bc is not in /a/b). */
 export function inside(real: string, root: string): boolean {
   return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
@@ -191,10 +194,10 @@ export class ScopedFs {
    */
   private classify(dirReal: string, name: string, dir?: DirReader): DirEntry | null {
     if (isTrashName(name)) return null; // the trash is never listed, whatever the scope
-    const p = dirReal.endsWith('/') ? dirReal + name : `${dirReal}/${name}`; // path.join costs more than the stat here
-    const l = dir ? dir.lstat(name) : lstatSync(p, { throwIfNoEntry: false });
+    const l = dir ? dir.lstat(name) : lstatSync(childOf(dirReal, name), { throwIfNoEntry: false });
     if (!l) return null; // vanished meanwhile
     if (!l.isSymbolicLink()) return { name, stats: l, isSymlink: false, broken: false };
+    const p = childOf(dirReal, name);
     let real: string;
     try {
       real = realpathSync(p);

@@ -39,12 +39,10 @@ export async function listingResponse(res: Resource, listing: FolderListing, pag
       // Loop past empty batches (every entry vanished): a pull that enqueues nothing is not called again.
       for (let r = await batches.next(); !r.done; r = await batches.next()) {
         if (!r.value.length) continue;
-        let text = '';
-        for (const item of r.value) {
-          text += (first ? '' : ',') + JSON.stringify(item);
-          first = false;
-        }
-        c.enqueue(enc.encode(text));
+        // One stringify per batch (its brackets cut off) costs less than one per item.
+        const text = JSON.stringify(r.value);
+        c.enqueue(enc.encode(first ? text.slice(1, -1) : `,${text.slice(1, -1)}`));
+        first = false;
         return;
       }
       state = 'done';
