@@ -37,6 +37,8 @@ afterAll(() => closeSession(ws, s));
 const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-name') ?? document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
 const waitFocus = (name: string) => page.waitForFunction((n) => document.activeElement?.getAttribute('data-name') === n, name);
 const press = (key: string) => page.keyboard.press(key);
+/** Waits for the app's own navigation (history.pushState / back) to reach a path; no load event is involved. */
+const waitPath = (path: string) => page.waitForFunction((p) => decodeURI(location.pathname) === p, path);
 
 /** Presses Tab until the focus is on `selector`; answers the number of presses. */
 async function tabTo(selector: string, max = 40): Promise<number> {
@@ -94,13 +96,13 @@ describe('keyboard only', () => {
     await press('ArrowRight'); // Docs
     expect(await focused()).toBe('Docs');
     await press('Enter');
-    await page.waitForURL(`${base}/files/Docs/`);
+    await waitPath('/files/Docs/');
     await waitFocus('Inner'); // a folder opened from the keyboard focuses its first item
     await jumpTo('photo.png', 'p');
     await press('Enter');
     await page.waitForSelector('[data-testid=previewer]');
     await press('Escape');
-    await page.waitForURL(`${base}/files/Docs/`);
+    await waitPath('/files/Docs/');
     await waitFocus('photo.png');
     expect(await page.getAttribute('[data-testid=item][data-name="photo.png"]', 'aria-selected')).toBe('true');
     // the close button, reached with Tab
@@ -108,7 +110,7 @@ describe('keyboard only', () => {
     await page.waitForSelector('[data-testid=previewer]');
     await tabTo('[data-testid=preview-close]');
     await press('Enter');
-    await page.waitForURL(`${base}/files/Docs/`);
+    await waitPath('/files/Docs/');
     await waitFocus('photo.png');
   });
 
@@ -116,15 +118,15 @@ describe('keyboard only', () => {
     await load('/files/Docs/');
     await tabTo('[data-testid=item]');
     await press('Backspace');
-    await page.waitForURL(`${base}/files/`);
+    await waitPath('/files/');
     await waitFocus('Docs');
     await press('Enter');
-    await page.waitForURL(`${base}/files/Docs/`);
+    await waitPath('/files/Docs/');
     await waitFocus('Inner');
     await press('Enter');
-    await page.waitForURL(`${base}/files/Docs/Inner/`);
+    await waitPath('/files/Docs/Inner/');
     await press('Alt+ArrowUp');
-    await page.waitForURL(`${base}/files/Docs/`);
+    await waitPath('/files/Docs/');
     await waitFocus('Inner');
     // Backspace in the filter box edits the text
     await tabTo('[data-testid=listing-filter]');
@@ -157,7 +159,7 @@ describe('keyboard only', () => {
     await page.waitForSelector('[data-testid=search-hit][data-path*="final-report.txt"]');
     await press('ArrowDown');
     await press('Enter');
-    await page.waitForURL(`${base}/files/Docs/final-report.txt`);
+    await waitPath('/files/Docs/final-report.txt');
     await page.waitForSelector('[data-testid=search-overlay]', { state: 'detached' });
   });
 
@@ -176,13 +178,13 @@ describe('keyboard only', () => {
     await press('Enter');
     await page.waitForSelector('[data-testid=prompt-move]', { state: 'detached' });
     // The app follows the items to their new folder (the user's default), the keyboard too.
-    await page.waitForURL(`${base}/files/Dest/`);
+    await waitPath('/files/Dest/');
     await waitFocus('move-me.txt');
     expect(existsSync(join(ws.root, 'Dest', 'move-me.txt'))).toBe(true);
     expect(existsSync(join(ws.root, 'move-me.txt'))).toBe(false);
     // Back up: the folder came from has the focus.
     await press('Backspace');
-    await page.waitForURL(`${base}/files/`);
+    await waitPath('/files/');
     await waitFocus('Dest');
   });
 

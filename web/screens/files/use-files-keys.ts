@@ -3,6 +3,7 @@ import { FILE_ACTIONS, type ActionContext } from '../../actions/file-actions';
 import { holdSelection } from '../../actions/files';
 import { matchesAny, SHORTCUTS } from '../../actions/shortcuts';
 import { pasteClipboard } from '../../actions/transfer';
+import { files } from '../../state/files.state';
 import { goTo } from '../../state/navigation';
 import { prompts, showPrompt } from '../../state/prompts.state';
 import { searchState } from '../../state/search.state';
@@ -48,7 +49,8 @@ export function useFilesKeys(listing: () => (ActionContext & { order: Iterable<n
       }
       if (matchesAny(SHORTCUTS.esc, e)) return resetSelection();
       if (matchesAny(SHORTCUTS.up, e)) {
-        const up = parentUrl(ctx.folder.path);
+        // From the folder asked for, not the listing on show: while a folder loads, the previous one is still shown.
+        const up = parentUrl(files.path || ctx.folder.path);
         if (!up) return;
         e.preventDefault();
         goTo(up);
