@@ -57,6 +57,30 @@ async function realLocation(p: string, hops = 0): Promise<string> {
   return candidate;
 }
 
+/** How long the real location of a scope root is reused: every request builds its actor's ScopedFs. */
+const ROOT_TTL_MS = 1000;
+const realRoots = new Map<string, { real: string; at: number }>();
+
+/**
+ * The real location of a scope root, resolved at most once a second per root. A root re-pointed meanwhile (a link
+ * swapped by the admin) fails closed until then: paths resolve under the new target, outside the old real root.
+ */
+function realRootOf(root: string): string {
+  const now = Date.now();
+  const hit = realRoots.get(root);
+  if (hit && now - hit.at < ROOT_TTL_MS) return hit.real;
+  let real: string;
+  try {
+    real = realpathSync(root);
+  } catch {
+    realRoots.delete(root);
+    throw new AppError('NOT_FOUND', 'scope folder does not exist');
+  }
+  if (realRoots.size >= 10_000) realRoots.clear();
+  realRoots.set(root, { real, at: now });
+  return real;
+}
+
 /** One entry of a folder listing, before rules and type detection. */
 export interface DirEntry {
   name: string;
@@ -104,11 +128,7 @@ export class ScopedFs {
    */
   constructor(root: string, private readonly followExternalSymlinks = false, private readonly guard?: (vpath: string) => boolean, private readonly observer?: FsObserver) {
     this.root = resolve(root);
-    try {
-      this.realRoot = realpathSync(this.root);
-    } catch {
-      throw new AppError('NOT_FOUND', 'scope folder does not exist');
-    }
+    this.realRoot = realRootOf(this.root);
   }
 
   /** The same scope, reporting copies and temps to `o` and stopping a tree copy between files when its signal aborts (jobs). */
@@ -214,8 +234,9 @@ export class ScopedFs {
    * A folder's entry names and kinds (temps left out), without describing them: a big listing keeps only this much
    * per entry and describes each one with entry() as it is sent. Kinds: 0 file or special, 1 folder, 2 symlink.
    */
-  async scan(vpath: string, dirBytes?: number): Promise<{ real: string; names: string[]; kinds: Uint8Array }> {
-    const real = await this.real(vpath);
+  async scan(vpath: string, dirBytes?: number, resolved?: string): Promise<{ real: string; names: string[]; kinds: Uint8Array }> {
+    // `resolved`: what stat(vpath) answered just before (the same checks, already passed), saving a second realpath.
+    const real = resolved ?? (await this.real(vpath));
     // A folder whose own size (st_size: a few blocks, or the names' bytes) says it is small is read synchronously:
     // a few hundred names at most, cheaper than the thread-pool hop; big folders keep the async read.
     const small = dirBytes !== undefined && dirBytes <= SMALL_DIR_BYTES;

@@ -90,7 +90,7 @@ export class FilesService {
     if (res.isDir) {
       if (opts.checksum !== undefined) throw invalid('checksums are computed for files only');
       const sorting = actor.user?.sorting ?? { by: 'name' as const, asc: false };
-      const listing = await scanFolder(actor, path, { by: sorting.by || 'name', asc: sorting.asc }, this.deps.typeDetectionByHeader, stats.size);
+      const listing = await scanFolder(actor, path, { by: sorting.by || 'name', asc: sorting.asc }, this.deps.typeDetectionByHeader, stats.size, real);
       const sizes = this.deps.folderSizes?.visibleSizes(actor, path, real) ?? null;
       if (sizes?.own !== undefined) res.folderSize = sizes.own;
       listing.folderSizes = sizes?.children ?? null;

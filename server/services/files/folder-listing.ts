@@ -115,8 +115,8 @@ export class FolderListing {
  * entry here (kept as two numbers each); a name sort needs the kinds alone. Symlinks are resolved here, so that
  * escaping ones are not counted and linked folders sort as folders.
  */
-export async function scanFolder(actor: Actor, path: string, sorting: { by: string; asc: boolean }, sniff: boolean, dirBytes?: number): Promise<FolderListing> {
-  const scan = await actor.fs.scan(path, dirBytes);
+export async function scanFolder(actor: Actor, path: string, sorting: { by: string; asc: boolean }, sniff: boolean, dirBytes?: number, real?: string): Promise<FolderListing> {
+  const scan = await actor.fs.scan(path, dirBytes, real);
   const names: string[] = [];
   const dirs = new Uint8Array(scan.names.length);
   const bySize = sorting.by === 'size';

@@ -9,6 +9,9 @@ import { IndexBuilder } from './index-builder';
 import { visibleSizes, type VisibleSizes } from './visible-sizes';
 import type { IndexEvent, IndexJob } from './index.worker';
 
+/** How long a listing trusts the last readiness answer (see readyRecently). */
+const READY_TTL_MS = 1000;
+
 export interface NameIndexOptions {
   /** The index file (per instance, in the cache folder). */
   file: string;
@@ -159,6 +162,7 @@ export class NameIndex {
 
   /** Starts a full build from nothing (in the worker) and resolves when it is done. */
   async rebuild(): Promise<void> {
+    this.readyCheckedAt = -Infinity;
     this.post({ type: 'build' });
     await this.settled();
   }
@@ -181,6 +185,21 @@ export class NameIndex {
   ready(): boolean {
     return this.db().readyFor(this.root);
   }
+
+  /**
+   * ready(), asked of the database at most once a second: every listing asks it (for folder sizes), and a rebuild
+   * started by another process (the CLI) shows here within that second. Search asks ready() itself.
+   */
+  private readyRecently(): boolean {
+    const now = Date.now();
+    if (now - this.readyCheckedAt >= READY_TTL_MS) {
+      this.readyValue = this.ready();
+      this.readyCheckedAt = now;
+    }
+    return this.readyValue;
+  }
+  private readyCheckedAt = -Infinity;
+  private readyValue = false;
 
   status(): IndexStatus {
     const s = this.db();
@@ -205,7 +224,7 @@ export class NameIndex {
    */
   visibleSizes(actor: Actor, path: string, absDir: string): VisibleSizes | null {
     const p = indexPath(this.root, absDir);
-    if (p === null || !this.ready()) return null;
+    if (p === null || !this.readyRecently()) return null;
     const db = this.db();
     return db.snapshot(() => visibleSizes(db, actor, path, p));
   }
