@@ -52,6 +52,8 @@ export interface Job {
   error: string;
   /** What the job made or did: landed paths, skipped names, the archive written, the folder extracted into. */
   result: { paths?: string[]; skipped?: string[]; note?: string } | null;
+  /** True once a cancel was asked for from another process (the CLI, another instance) and the job has not yet stopped. */
+  cancelRequested?: boolean;
 }
 
 /** Admin-set limits on what one extraction may write (bombs, entry floods). */

@@ -18,12 +18,20 @@ export interface JobRow {
   createdAt: number;
   startedAt: number | null;
   finishedAt: number | null;
+  /** Another process (the CLI, another instance) asked for a cancel; the process running the job acts on it. */
+  cancelRequested: boolean;
 }
 
-type Raw = Omit<JobRow, 'params' | 'progress' | 'result'> & { params: string; progress: string; result: string | null };
+/** Which jobs to list: one owner's (null: everyone's), in some states (all when absent). */
+export interface JobRowFilter {
+  owner: number | null;
+  states?: readonly JobState[];
+}
+
+type Raw = Omit<JobRow, 'params' | 'progress' | 'result' | 'cancelRequested'> & { params: string; progress: string; result: string | null; cancelRequested: number };
 
 const SELECT = `SELECT id, owner, kind, params, state, progress, error, result, temp_path AS "tempPath", instance, heartbeat,
-  created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt" FROM jobs`;
+  created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt", cancel_requested AS "cancelRequested" FROM jobs`;
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const fromRow = (r: Raw): JobRow => ({
@@ -37,7 +45,10 @@ const fromRow = (r: Raw): JobRow => ({
   createdAt: Number(r.createdAt),
   startedAt: num(r.startedAt),
   finishedAt: num(r.finishedAt),
+  cancelRequested: Number(r.cancelRequested) === 1,
 });
+
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 /** SQL for background jobs (both engines). Rows outlive restarts so a job's end is always on record. */
 export class JobsStore {
@@ -56,16 +67,51 @@ export class JobsStore {
     return r ? fromRow(r) : null;
   }
 
-  /** The newest jobs of one owner (all owners when null). */
-  async list(owner: number | null, limit = 100): Promise<JobRow[]> {
-    const rows = owner === null
-      ? await this.db.all<Raw>(`${SELECT} ORDER BY id DESC LIMIT ?`, limit)
-      : await this.db.all<Raw>(`${SELECT} WHERE owner = ? ORDER BY id DESC LIMIT ?`, owner, limit);
+  /** The newest jobs of one owner (all owners when null), in the given states (any when absent or empty). */
+  async list(f: JobRowFilter, limit = 100): Promise<JobRow[]> {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (f.owner !== null) {
+      where.push('owner = ?');
+      args.push(f.owner);
+    }
+    if (f.states?.length) {
+      where.push(`state IN (${marks(f.states.length)})`);
+      args.push(...f.states);
+    }
+    const rows = await this.db.all<Raw>(`${SELECT}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`, ...args, limit);
     return rows.map(fromRow);
   }
 
-  async started(id: number, now: number): Promise<void> {
-    await this.db.run(`UPDATE jobs SET state = 'running', started_at = ?, heartbeat = ? WHERE id = ? AND state = 'queued'`, now, now, id);
+  /** Marks a queued job running; false when its row is no longer queued (cancelled by another process, or taken for dead). */
+  async started(id: number, now: number): Promise<boolean> {
+    const r = await this.db.run(`UPDATE jobs SET state = 'running', started_at = ?, heartbeat = ? WHERE id = ? AND state = 'queued'`, now, now, id);
+    return r.changes === 1;
+  }
+
+  /**
+   * Cancels a job that has not started, at once, whichever process queued it (that process drops it at its next
+   * tick, and `started` refuses it); false when it is not queued.
+   */
+  async cancelQueued(id: number, now: number): Promise<boolean> {
+    const r = await this.db.run(
+      `UPDATE jobs SET state = 'cancelled', error = 'cancelled', cancel_requested = 1, temp_path = '', finished_at = ?, heartbeat = ? WHERE id = ? AND state = 'queued'`,
+      now, now, id,
+    );
+    return r.changes === 1;
+  }
+
+  /** Asks the process running a job to cancel it (it checks at its next tick); false when the job has ended. */
+  async requestCancel(id: number): Promise<boolean> {
+    const r = await this.db.run(`UPDATE jobs SET cancel_requested = 1 WHERE id = ? AND state IN ('queued', 'running')`, id);
+    return r.changes === 1;
+  }
+
+  /** Which of these jobs another process asked to cancel. */
+  async cancelsAsked(ids: number[]): Promise<number[]> {
+    if (!ids.length) return [];
+    const rows = await this.db.all<{ id: number }>(`SELECT id FROM jobs WHERE cancel_requested = 1 AND id IN (${marks(ids.length)})`, ...ids);
+    return rows.map((r) => Number(r.id));
   }
 
   async progress(id: number, p: JobProgress, tempPath: string, now: number): Promise<void> {
@@ -83,7 +129,7 @@ export class JobsStore {
   /** Keeps this process's live jobs from being taken for dead by another instance. */
   async beat(ids: number[], now: number): Promise<void> {
     if (!ids.length) return;
-    await this.db.run(`UPDATE jobs SET heartbeat = ? WHERE id IN (${ids.map(() => '?').join(', ')})`, now, ...ids);
+    await this.db.run(`UPDATE jobs SET heartbeat = ? WHERE id IN (${marks(ids.length)})`, now, ...ids);
   }
 
   /** Jobs not ended whose process is gone: `isDead` decides from the instance and the heartbeat. */

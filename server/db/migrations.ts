@@ -333,4 +333,14 @@ CREATE INDEX audit_time ON audit(time);
 CREATE INDEX audit_action_target ON audit(action, target, time);
 `,
   },
+  {
+    version: 10,
+    name: 'jobs: a cancel asked for by another process (the CLI, another instance), seen by the running job at its next tick',
+    sql: `
+ALTER TABLE jobs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
+`,
+    pg: `
+ALTER TABLE jobs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
+`,
+  },
 ];

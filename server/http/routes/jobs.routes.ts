@@ -54,7 +54,7 @@ function events(s: Services, request: Request, actor: Actor): Response {
 export function jobsRoutes(s: Services, auth: AuthPlugin) {
   return new Elysia()
     .use(auth)
-    .get('/api/jobs', async ({ request, actor }: Ctx) => json(await s.jobs.list(actor, new URL(request.url).searchParams.get('all') === 'true')), { auth: 'user' })
+    .get('/api/jobs', async ({ request, actor }: Ctx) => json(await s.jobs.list(actor, { all: new URL(request.url).searchParams.get('all') === 'true' })), { auth: 'user' })
     .get('/api/jobs/events', ({ request, actor }: Ctx) => events(s, request, actor), { auth: 'user' })
     .get('/api/jobs/:id', async ({ actor, params }: IdCtx) => json(await s.jobs.get(actor, Number(params.id))), { auth: 'user' })
     .post('/api/jobs', async ({ request, actor }: Ctx) => json(await s.jobs.start(actor, await readJsonObject(request, 4 * 1024 * 1024)), 202), { auth: 'user', parse: 'none' })

@@ -46,6 +46,14 @@ interface Live {
   sent: number;
 }
 
+/** Which jobs `list` returns: every user's (`all`, admins), one owner's (admins and the CLI), in some states. */
+export interface JobFilter {
+  all?: boolean;
+  owner?: number;
+  states?: readonly JobState[];
+  limit?: number;
+}
+
 /** A job's row is taken for dead (another instance crashed) once its heartbeat is this old. */
 const STALE_MS = 30_000;
 const BEAT_MS = 5_000;
@@ -108,28 +116,37 @@ export class JobsService {
     return this.view(l);
   }
 
-  /** The caller's jobs, newest first (every user's for an admin asking for all). */
-  async list(actor: Actor, all = false): Promise<Job[]> {
-    if (!actor.user) throw forbidden();
-    const owner = all && actor.can('admin') ? null : actor.user.id;
-    return (await this.deps.store.list(owner)).map((r) => this.overlay(r));
+  /**
+   * The caller's jobs, newest first: every user's for an admin asking for all and for the CLI (the system actor),
+   * or one owner's when named (admins and the CLI only); optionally only those in some states.
+   */
+  async list(actor: Actor, f: JobFilter = {}): Promise<Job[]> {
+    const admin = actor.can('admin');
+    if (f.owner !== undefined && !admin && f.owner !== actor.user?.id) throw forbidden('only admins see other users\' jobs');
+    const owner = f.owner ?? (admin && (f.all || !actor.user) ? null : actor.user!.id);
+    return (await this.deps.store.list({ owner, states: f.states }, f.limit)).map((r) => this.overlay(r));
   }
 
   async get(actor: Actor, id: number): Promise<Job> {
     return this.overlay(await this.own(actor, id));
   }
 
-  /** Cancels a job of the caller (an admin: anyone's). A queued job ends at once; a running one at its next check. */
+  /**
+   * Cancels a job of the caller (an admin and the CLI: anyone's). A queued job ends at once; a running one at its
+   * next check. A job held by another process (another instance; the server, when the CLI asks) is cancelled through
+   * its row: a queued one there and then, a running one by a flag that its process reads on its next tick (about a
+   * second) and handles exactly as a local cancel (`stop`).
+   */
   async cancel(actor: Actor, id: number): Promise<Job> {
     const row = await this.own(actor, id);
     const l = this.live.get(id);
-    if (!l) {
-      if (row.state === 'queued' || row.state === 'running') throw new AppError('EXISTS', 'the job runs on another instance; cancel it there');
-      return this.overlay(row);
+    if (l) {
+      await this.stop(l);
+      return this.view(l);
     }
-    if (this.queue.drop(id)) await this.end(l, 'cancelled', 'cancelled', null);
-    else l.controller.abort(new AppError('EXISTS', 'cancelled'));
-    return this.view(l);
+    if (row.state !== 'queued' && row.state !== 'running') return this.overlay(row);
+    if (!(await this.deps.store.cancelQueued(id, Date.now()))) await this.deps.store.requestCancel(id);
+    return this.overlay((await this.deps.store.get(id)) ?? row);
   }
 
   /** Every job change (state, and progress at most four times a second), for the SSE route. */
@@ -197,11 +214,17 @@ export class JobsService {
     return now - r.heartbeat > STALE_MS;
   }
 
+  /** A job the actor may see: their own; any for an admin and for the CLI (the system actor can do anything). */
   private async own(actor: Actor, id: number): Promise<JobRow> {
-    if (!actor.user) throw forbidden();
-    const row = Number.isSafeInteger(id) ? await this.deps.store.get(id) : null;
-    if (!row || (row.owner !== actor.user.id && !actor.can('admin'))) throw notFound('no such job');
+    const row = Number.isSafeInteger(id) && id > 0 ? await this.deps.store.get(id) : null;
+    if (!row || (row.owner !== actor.user?.id && !actor.can('admin'))) throw notFound(Number.isSafeInteger(id) ? `no job ${id}` : 'no such job');
     return row;
+  }
+
+  /** The one way a live job is cancelled, whoever asked: a waiting job ends now, a running one is aborted. */
+  private async stop(l: Live): Promise<void> {
+    if (this.queue.drop(l.id)) await this.end(l, 'cancelled', 'cancelled', null);
+    else if (!l.controller.signal.aborted) l.controller.abort(new AppError('EXISTS', 'cancelled'));
   }
 
   private pump(): void {
@@ -215,14 +238,19 @@ export class JobsService {
     let error = '';
     let result: Job['result'] = null;
     try {
-      await this.deps.store.started(l.id, l.startedAt);
-      this.publish(l);
-      const base = await this.deps.actorOf(l.owner);
-      if (!base) throw forbidden('the user no longer exists');
-      const signal = l.controller.signal;
-      const fs = base.fs.observed({ signal, copied: (bytes, path) => l.tracker.add(1, bytes, path), temp: (real) => void (l.temp = real) });
-      const actor: Actor = { ...base, fs };
-      result = await runJob({ actor, files: this.deps.files, req: l.req, tracker: l.tracker, signal, temp: (real) => void (l.temp = real), limits: this.deps.limits(), deleteItem: this.deps.deleteItem });
+      if (!(await this.deps.store.started(l.id, l.startedAt))) {
+        // Its row ended while it waited (cancelled from another process, which already wrote the end): it never runs.
+        state = 'cancelled';
+        error = 'cancelled';
+      } else {
+        this.publish(l);
+        const base = await this.deps.actorOf(l.owner);
+        if (!base) throw forbidden('the user no longer exists');
+        const signal = l.controller.signal;
+        const fs = base.fs.observed({ signal, copied: (bytes, path) => l.tracker.add(1, bytes, path), temp: (real) => void (l.temp = real) });
+        const actor: Actor = { ...base, fs };
+        result = await runJob({ actor, files: this.deps.files, req: l.req, tracker: l.tracker, signal, temp: (real) => void (l.temp = real), limits: this.deps.limits(), deleteItem: this.deps.deleteItem });
+      }
     } catch (e) {
       const reason = l.controller.signal.reason;
       if (l.controller.signal.aborted) {
@@ -251,11 +279,20 @@ export class JobsService {
     this.pump();
   }
 
-  /** Sends changed progress to listeners; saves it (with the temp being written) about once a second; heartbeats. */
+  /**
+   * Sends changed progress to listeners; saves it (with the temp being written) and reads the cancels other
+   * processes asked for about once a second; heartbeats.
+   */
   private async tick(): Promise<void> {
     const now = Date.now();
     const save = now - this.lastSave >= SAVE_MS;
-    if (save) this.lastSave = now;
+    if (save) {
+      this.lastSave = now;
+      for (const id of await this.deps.store.cancelsAsked(this.queue.ids())) {
+        const l = this.live.get(id);
+        if (l) await this.stop(l);
+      }
+    }
     if (now - this.lastBeat >= BEAT_MS) {
       this.lastBeat = now;
       await this.deps.store.beat(this.queue.ids(), now);
@@ -299,6 +336,7 @@ export class JobsService {
     return {
       id: r.id, owner: r.owner, kind: r.kind, params: r.params, state: r.state, progress: r.progress, rate: 0, secondsLeft: null,
       createdAt: r.createdAt, startedAt: r.startedAt, finishedAt: r.finishedAt, error: r.error, result: r.result as Job['result'],
+      ...(r.cancelRequested && (r.state === 'queued' || r.state === 'running') ? { cancelRequested: true } : {}),
     };
   }
 }
