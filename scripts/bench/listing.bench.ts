@@ -1,7 +1,8 @@
 /**
  * Listing benchmark (issue 15), each figure against nginx autoindex JSON measured in the same run:
  *   a 100,000-file folder (time, server RSS before/after/peak), a 10,000-file folder, and requests/s on a 20-file
- *   folder with server and nginx each pinned to core 0 (taskset, all threads), 8 requests in flight.
+ *   folder with server and nginx each pinned to core 0 (taskset, all threads), 8 requests in flight (wrk when
+ *   installed: `apt-get install -y wrk`; else a fetch loop), and the CPU each spent per request.
  * Usage: bun scripts/bench/listing.bench.ts   (FILEDECK_BIN = a compiled binary; otherwise the sources run)
  */
 import { spawn, type Subprocess } from 'bun';
@@ -55,6 +56,19 @@ async function rate(url: string, headers: Record<string, string>, ms = 3000, inF
     }
   }));
   return n / (ms / 1000);
+}
+
+const WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((p) => existsSync(p));
+/** CPU time (user + system, every thread) a process has used so far, in ms. */
+const cpuMs = (pid: number) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // clock ticks of 10 ms
+};
+/** wrk for 3 s with 8 connections from core 1: requests/s and the number of requests. */
+function wrk(url: string, headers: Record<string, string>): { rps: number; n: number } {
+  const h = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
+  const out = Bun.spawnSync(['taskset', '-c', '1', WRK!, '-t1', '-c8', '-d3s', ...h, url]).stdout.toString();
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0), n: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0) };
 }
 
 const work = mkdtempSync(join(tmpdir(), 'filedeck-listing-bench-'));
@@ -114,13 +128,24 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
   note('  server RSS before / after / peak', `${before.toFixed(0)} / ${after.toFixed(0)} / ${peak.toFixed(0)} MB (after - before ${(after - before).toFixed(0)} MB)`);
   await ratio('list 10,000 files (median of 15)', await runs(15, `${base}/api/resources/ten-k/`, identity), '/ten-k/', 15);
   note('  same, br as a browser asks (median of 15)', `${(await runs(15, `${base}/api/resources/ten-k/`, { ...auth, 'Accept-Encoding': 'gzip, deflate, br' })).toFixed(0)} ms`);
-  // The requests/s figures: every thread of both servers on core 0 (the load generator runs on the other).
+  // The requests/s figures: every thread of both servers on core 0 (the load generator runs on the other). With wrk
+  // (Debian's) the load generator is cheap enough to saturate nginx; the fetch loop saturates only us. Either way the
+  // CPU each server spent per request is read from /proc (all its threads), the figure that does not depend on it.
   for (const p of procs) Bun.spawnSync(['taskset', '-a', '-p', '-c', '0', String(p.pid)], { stdout: 'ignore' });
-  const ours = await rate(`${base}/api/resources/small/`, auth);
+  const nginxWorker = nbase ? Number(Bun.spawnSync(['pgrep', '-P', readFileSync(join(work, 'nginx.pid'), 'utf8').trim()]).stdout.toString().trim().split('\n')[0]) : 0;
+  const small = async (url: string, headers: Record<string, string>, pid: number) => {
+    const c0 = cpuMs(pid);
+    const r = WRK ? wrk(url, headers) : { rps: await rate(url, headers), n: 0 };
+    const n = r.n || r.rps * 3;
+    return { rps: r.rps, cpuUs: ((cpuMs(pid) - c0) * 1000) / n };
+  };
+  const ours = await small(`${base}/api/resources/small/`, auth, server.pid);
+  const how = WRK ? 'wrk -t1 -c8' : 'fetch loop, 8 in flight';
   if (nbase) {
-    const theirs = await rate(`${nbase}/small/`, {});
-    note('20-file folder, requests/s on one core', `${ours.toFixed(0)} (nginx ${theirs.toFixed(0)}, ratio ${(ours / theirs).toFixed(2)}x)`);
-  } else note('20-file folder, requests/s on one core', ours.toFixed(0));
+    const theirs = await small(`${nbase}/small/`, {}, nginxWorker);
+    note(`20-file folder, requests/s on one core (${how})`, `${ours.rps.toFixed(0)} (nginx ${theirs.rps.toFixed(0)}, ratio ${(ours.rps / theirs.rps).toFixed(2)}x)`);
+    note('  CPU per request', `${ours.cpuUs.toFixed(0)} µs (nginx ${theirs.cpuUs.toFixed(0)} µs, ratio ${(ours.cpuUs / theirs.cpuUs).toFixed(1)}x)`);
+  } else note(`20-file folder, requests/s on one core (${how})`, `${ours.rps.toFixed(0)}, ${ours.cpuUs.toFixed(0)} µs CPU per request`);
 } finally {
   for (const p of procs) p.kill();
   await Promise.all(procs.map((p) => p.exited));
