@@ -3,13 +3,13 @@ import type { ExtractionLimits, Job, JobState } from '../../contract/job';
 import { AppError, forbidden, isAppError, notFound } from '../../core/errors';
 import type { Logger } from '../../core/log';
 import type { JobRow, JobsStore } from '../../db/jobs.store';
-import { probeTemp, removeTemp } from '../../fs/temp-file';
 import { isWithin } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
 import { extractTarget } from '../archive/extract';
 import type { FilesService } from '../files/files.service';
 import { authorizePath, type Access } from '../policy/file-policy';
 import { ProgressTracker } from './job-progress';
+import { interruptDead, STALE_MS } from './job-recovery';
 import { JobQueue } from './job-queue';
 import { parseJobRequest, type ValidRequest } from './job-request';
 import { runJob } from './job-runners';
@@ -54,8 +54,6 @@ export interface JobFilter {
   limit?: number;
 }
 
-/** A job's row is taken for dead (another instance crashed) once its heartbeat is this old. */
-const STALE_MS = 30_000;
 const BEAT_MS = 5_000;
 const PUBLISH_MS = 250;
 const SAVE_MS = 1_000;
@@ -160,20 +158,7 @@ export class JobsService {
    * holds it): at start (this host's dead pids at once) and periodically (any instance's, by heartbeat).
    */
   async recover(now = Date.now()): Promise<number> {
-    let n = 0;
-    for (const r of await this.deps.store.unfinished()) {
-      if (this.live.has(r.id) || !this.dead(r, now)) continue;
-      const p = r.progress;
-      const what = `${p.filesDone} of ${p.filesTotal} files done`;
-      const msg = `the server stopped during the job (${what}); every item landed whole or not at all${r.tempPath ? ', and the partial copy was removed' : ''}`;
-      if (!(await this.deps.store.interrupt(r.id, msg, now))) continue;
-      n++;
-      if (r.tempPath) {
-        const t = await probeTemp(r.tempPath);
-        if (t && !t.held) await removeTemp(r.tempPath);
-      }
-    }
-    return n;
+    return interruptDead(this.deps.store, (id) => this.live.has(id), now);
   }
 
   /** The periodic dead-job check and pruning (serve); progress and heartbeats tick while jobs live. */
@@ -199,19 +184,6 @@ export class JobsService {
       else l.controller.abort(new AppError('UNAVAILABLE', 'the server was stopped during the job'));
     }
     for (let i = 0; i < 100 && this.live.size; i++) await Bun.sleep(20);
-  }
-
-  private dead(r: JobRow, now: number): boolean {
-    const [host, pid] = r.instance.split(':');
-    if (host === hostname() && pid) {
-      if (Number(pid) === process.pid) return !this.live.has(r.id);
-      try {
-        process.kill(Number(pid), 0);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ESRCH') return true;
-      }
-    }
-    return now - r.heartbeat > STALE_MS;
   }
 
   /** A job the actor may see: their own; any for an admin and for the CLI (the system actor can do anything). */
