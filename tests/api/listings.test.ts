@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { closeSync, mkdirSync, openSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, createBrotliDecompress, gunzipSync } from 'node:zlib';
 import type { Resource } from '../../server/contract/resource';
 import { sortItems } from '../../server/services/files/describe';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
@@ -163,5 +163,27 @@ describe('compression', () => {
     const r = await get('/api/tree/big', { 'Accept-Encoding': 'gzip' });
     expect(r.headers.get('content-encoding')).toBe('gzip');
     expect((JSON.parse(gunzipSync(await body(r)).toString()) as unknown[]).length).toBe(3000);
+  });
+  test('a streamed br listing sends its first items at once, not when the compressor\'s buffers fill', async () => {
+    const r = await get('/api/resources/big/', { 'Accept-Encoding': 'br' });
+    expect(r.headers.get('content-encoding')).toBe('br');
+    const chunks: Buffer[] = [];
+    const reader = r.body!.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(Buffer.from(value));
+    }
+    expect(chunks.length).toBeGreaterThan(1);
+    // The bytes before the last chunk already decode (a flushed prefix) to the head and some items.
+    const dec = createBrotliDecompress();
+    const text: Buffer[] = [];
+    dec.on('data', (d: Buffer) => text.push(d));
+    await new Promise<void>((resolve) => dec.write(Buffer.concat(chunks.slice(0, -1)), () => resolve()));
+    await Bun.sleep(20);
+    const prefix = Buffer.concat(text).toString();
+    expect(prefix).toContain('"items":[{');
+    expect(prefix.length).toBeLessThan(JSON.stringify(JSON.parse(brotliDecompressSync(Buffer.concat(chunks)).toString())).length);
+    dec.destroy();
   });
 });
