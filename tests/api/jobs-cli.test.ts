@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SQL } from 'bun';
 import { createHttpApp, createServices, type Services } from '../../server/app';
 import type { Job } from '../../server/contract/job';
 import { silentLogger } from '../../server/core/log';
-import { cli, type CliResult } from '../helpers/binary';
+import { cli, startServer, type CliResult, type RunningServer } from '../helpers/binary';
 import { makeTree, startJob, tempsUnder, waitJob } from '../helpers/jobs-fixture';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 
@@ -143,5 +145,53 @@ describe('cancel on another instance', () => {
     expect(readdirSync(join(t.root, 'dst3'))).toEqual([]);
     expect(tempsUnder(t.root)).toEqual([]);
     expect(existsSync(join(t.root, 'src', 'd199', `f${N - 1}.txt`))).toBe(true);
+  }, 120_000);
+});
+
+describe('a served instance', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filedeck-jobs-cli-'));
+  const root = join(dir, 'files');
+  let db = join(dir, 'db', 'filedeck.db');
+  let server: RunningServer | null = null;
+  const PW = 'jobs-cli-admin-password-6613';
+  beforeAll(async () => {
+    const pg = process.env.FILEDECK_TEST_PG;
+    if (pg) {
+      const sql = new SQL(pg, { max: 1 });
+      const name = `jobscli_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+      await sql.unsafe(`CREATE SCHEMA ${name}`);
+      await sql.close();
+      db = `${pg}?search_path=${name}`;
+    }
+    server = await startServer(['-d', db, '-r', root, '--username', 'admin', '--password', PW, '--log', ''], { cwd: dir });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('filedeck jobs cancel stops a copy running in `filedeck serve`: cancelled, nothing half-copied', async () => {
+    makeTree(join(root, 'src'), N, 4096);
+    mkdirSync(join(root, 'dst'));
+    const login = await fetch(`${server!.url}/api/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: PW }) });
+    const auth = { 'X-Auth': await login.text() };
+    const get = async (id: number) => (await (await fetch(`${server!.url}/api/jobs/${id}`, { headers: auth })).json()) as Job;
+    const r = await fetch(`${server!.url}/api/jobs`, { method: 'POST', headers: auth, body: JSON.stringify({ kind: 'copy', items: ['/src'], destination: '/dst' }) });
+    expect(r.status).toBe(202);
+    const { id } = (await r.json()) as Job;
+    let j = await get(id);
+    for (let i = 0; i < 1500 && (j.state === 'queued' || (j.state === 'running' && j.progress.filesDone < 50)); i++) {
+      await Bun.sleep(20);
+      j = await get(id);
+    }
+    expect(j.state).toBe('running');
+    const out = await cli(['-d', db, '-r', root, 'jobs', 'cancel', String(id), '--json'], { cwd: dir });
+    expect(out.stderr).toBe('');
+    const end = JSON.parse(out.stdout) as Job;
+    expect(end.state).toBe('cancelled');
+    expect(end.progress.filesDone).toBeLessThan(N);
+    expect((await get(id)).state).toBe('cancelled');
+    expect(readdirSync(join(root, 'dst'))).toEqual([]);
+    expect(tempsUnder(root)).toEqual([]);
   }, 120_000);
 });
