@@ -38,3 +38,5 @@ export interface AuditPage {
 
 /** Default retention of audit entries in days (setting `auditRetentionDays`). */
 export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
+/** The whole numbers of days `auditRetentionDays` may hold: the server's validation and the settings form read this. */
+export const AUDIT_RETENTION_DAYS_RANGE = { min: 1, max: 36500 } as const;

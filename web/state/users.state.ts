@@ -1,4 +1,5 @@
 import { proxy } from 'valtio/vanilla';
+import type { TrashSettings } from '../../server/contract/trash';
 import type { User } from '../../server/contract/user';
 import { isApiError } from '../api/client';
 import { getSettings } from '../api/settings';
@@ -21,10 +22,12 @@ interface UsersState {
   /** The user being edited (id 0 = a new one), with whether home folders are created by default. */
   editing: User | null;
   createUserDir: boolean;
+  /** The global trash settings, under a user's own trash override in the form. */
+  globalTrash: TrashSettings | null;
   editError: LoadError | null;
 }
 
-export const usersState = proxy<UsersState>({ list: null, error: null, editing: null, createUserDir: false, editError: null });
+export const usersState = proxy<UsersState>({ list: null, error: null, editing: null, createUserDir: false, globalTrash: null, editError: null });
 
 /** Loads the user table (admin). */
 export async function loadUsers(): Promise<void> {
@@ -44,6 +47,7 @@ export async function loadUserForm(id: number): Promise<void> {
   try {
     const settings = await getSettings();
     usersState.createUserDir = settings.createUserDir;
+    usersState.globalTrash = settings.trash;
     if (id === 0) {
       usersState.editing = { ...structuredClone(settings.defaults), id: 0, username: '', password: '', rules: [] };
     } else {

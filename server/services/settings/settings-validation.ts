@@ -1,3 +1,4 @@
+import { AUDIT_RETENTION_DAYS_RANGE } from '../../contract/audit';
 import { HOOK_NAMES, type Settings } from '../../contract/settings';
 import { invalid } from '../../core/errors';
 import { normaliseExtractionLimits } from '../archive/extract-policy';
@@ -56,7 +57,7 @@ export function mergeSettings(current: Settings, patch: unknown, allowed: readon
         break;
       }
       case 'auditRetentionDays':
-        next.auditRetentionDays = int(v, k, 1, 36500);
+        next.auditRetentionDays = int(v, k, AUDIT_RETENTION_DAYS_RANGE.min, AUDIT_RETENTION_DAYS_RANGE.max);
         break;
       case 'minimumPasswordLength':
         next.minimumPasswordLength = v === 0 ? 12 : int(v, k, 1, 128);

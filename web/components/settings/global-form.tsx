@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { AUDIT_RETENTION_DAYS_RANGE } from '../../../server/contract/audit';
 import type { Settings } from '../../../server/contract/settings';
 import { pageConfig } from '../../api/page-config';
 import { ExtraIcon } from '../share-page/icons';
@@ -7,6 +8,7 @@ import { Checkbox } from './checkbox';
 import { ExecSandboxNotice } from './command-runner';
 import { RulesEditor } from './rules-editor';
 import { TrashFields } from './trash-fields';
+import { WholeNumberField } from './whole-number-field';
 
 interface Props {
   draft: Settings;
@@ -20,7 +22,7 @@ interface Props {
 /** The shell setting is typed as one line and split on spaces, empty parts dropped. */
 export const splitShell = (text: string) => text.split(' ').map((s) => s.trim()).filter(Boolean);
 
-/** Global settings: sign-up, home folders, password length, global rules, trash, shell (exec only) and branding. */
+/** Global settings: sign-up, home folders, password length, audit retention, global rules, trash, shell (exec only) and branding. */
 export function GlobalForm({ draft, onChange, shell, onShell, busy, onSave }: Props) {
   const { t } = useTranslation();
   const set = <K extends keyof Settings>(key: K, value: Settings[K]) => onChange({ ...draft, [key]: value });
@@ -45,6 +47,10 @@ export function GlobalForm({ draft, onChange, shell, onShell, busy, onSave }: Pr
             value={draft.minimumPasswordLength} onChange={(e) => set('minimumPasswordLength', Number(e.target.value) || 0)}
           />
         </label>
+        <WholeNumberField
+          name="auditRetentionDays" label={t('settings.global.auditRetentionDays')} help={t('settings.global.auditRetentionHelp')}
+          value={draft.auditRetentionDays} {...AUDIT_RETENTION_DAYS_RANGE} onChange={(n) => set('auditRetentionDays', n)}
+        />
         <RulesEditor id="global" rules={draft.rules} onChange={(rules) => set('rules', rules)} />
         <TrashFields trash={draft.trash} onChange={(trash) => set('trash', trash)} />
         {pageConfig.EnableExec && (

@@ -31,7 +31,7 @@ export function UserEditScreen() {
   else if (!editing) body = <p className="status-text" role="status">{t('settings.loading')}</p>;
   // Keyed by the loaded record, so a reload after saving starts a fresh draft. The snapshot is a tracking proxy:
   // a JSON copy gives the form a plain, mutable record.
-  else body = <UserForm key={`${editing.id}:${JSON.stringify(editing)}`} initial={JSON.parse(JSON.stringify(editing)) as User} createUserDir={snap.createUserDir} />;
+  else body = <UserForm key={`${editing.id}:${JSON.stringify(editing)}`} initial={JSON.parse(JSON.stringify(editing)) as User} createUserDir={snap.createUserDir} globalTrash={snap.globalTrash} />;
 
   return <SettingsLayout title={t(id ? 'routes.editUser' : 'routes.newUser')}>{body}</SettingsLayout>;
 }
