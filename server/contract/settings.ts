@@ -65,8 +65,8 @@ export interface PageConfig {
   LogoutPage: string;
   Theme: '' | 'light' | 'dark';
   EnableThumbs: boolean;
-  /** Read-only: which thumbnail programs can run here (pdftoppm, ffmpeg found, and sandboxed); the info prompt says when one is missing. */
-  ThumbTools: { pdf: boolean; video: boolean };
+  /** Read-only: which preview programs can run here (pdftoppm, ffmpeg, heif-convert found, and sandboxed); the info prompt says when one is missing. */
+  ThumbTools: { pdf: boolean; video: boolean; heic: boolean };
   /** Read-only: how those programs run; 'off' (bubblewrap unusable, no unsafe flag) turns them off and the info prompt says so. */
   ThumbSandbox: ExecSandbox;
   ResizePreview: boolean;

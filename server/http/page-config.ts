@@ -24,7 +24,7 @@ export function pageConfig(config: Readonly<Config>, settings: Settings, execSan
     LogoutPage: '/login',
     Theme: b.theme,
     EnableThumbs: config.enableThumbnails,
-    ThumbTools: { pdf: !!previews?.tools.pdf, video: !!previews?.tools.video },
+    ThumbTools: { pdf: !!previews?.tools.pdf, video: !!previews?.tools.video, heic: !!previews?.tools.heic },
     ThumbSandbox: previews?.toolSandbox ?? 'off',
     ResizePreview: config.resizePreview,
     EnableExec: config.enableExec,

@@ -10,7 +10,7 @@ import { HeavyWork } from '../../server/services/work/heavy-work';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 
 // PDF and video thumbnails come from the real pdftoppm and ffmpeg (scripts/bootstrap.mjs installs them).
-const HAVE = { pdf: !!Bun.which('pdftoppm'), video: !!Bun.which('ffmpeg') };
+const HAVE = { pdf: !!Bun.which('pdftoppm'), video: !!Bun.which('ffmpeg'), heic: !!Bun.which('heif-convert') };
 
 let t: TestApp;
 afterEach(async () => {
@@ -102,11 +102,11 @@ describe('PDF, video and AVIF thumbnails', () => {
     writeFileSync(join(t.root, 'doc.pdf'), PDF);
     writeFileSync(join(t.root, 'v.mp4'), 'x');
     const sandbox = await detectToolSandbox(t.s.config);
-    const none = new PreviewService({ cacheDir: t.s.config.cacheDir, store: t.s.stores.previews, enableThumbnails: true, resizePreview: true, work: new HeavyWork({ global: 1, perUser: 1, maxWaiting: 4, waitMs: 1000, timeoutMs: 1000 }, 'previews'), tools: { pdf: null, video: null }, sandbox });
+    const none = new PreviewService({ cacheDir: t.s.config.cacheDir, store: t.s.stores.previews, enableThumbnails: true, resizePreview: true, work: new HeavyWork({ global: 1, perUser: 1, maxWaiting: 4, waitMs: 1000, timeoutMs: 1000 }, 'previews'), tools: { pdf: null, video: null, heic: null }, sandbox });
     const actor = actorFor((await t.s.stores.users.byId(1))!, { root: t.root, globalRules: [], followExternalSymlinks: false });
     await expect(none.preview(actor, 'thumb', '/v.mp4')).rejects.toMatchObject({ code: 'UNSUPPORTED', detail: expect.stringContaining('need ffmpeg') });
     await expect(none.preview(actor, 'thumb', '/doc.pdf')).rejects.toMatchObject({ code: 'UNSUPPORTED', detail: expect.stringContaining('need pdftoppm') });
-    expect(pageConfig(t.s.config, t.s.settings.get(), 'off', none).ThumbTools).toEqual({ pdf: false, video: false });
+    expect(pageConfig(t.s.config, t.s.settings.get(), 'off', none).ThumbTools).toEqual({ pdf: false, video: false, heic: false });
     expect(pageConfig(t.s.config, t.s.settings.get(), 'off', t.s.previews).ThumbTools).toEqual(HAVE);
     // Thumbnails off: no program runs at all.
     const off = await makeTestApp({ enableThumbnails: false });
@@ -131,7 +131,7 @@ describe('the program runs bounded', () => {
     const work = new HeavyWork({ global: 1, perUser: 1, maxWaiting: 4, waitMs: 10_000, timeoutMs: 10_000 }, 'previews');
     const sandbox = await detectToolSandbox(t.s.config);
     expect(sandbox.mode).toBe('bubblewrap'); // the program below is killed through bwrap, its whole PID namespace with it
-    const svc = new PreviewService({ cacheDir: t.s.config.cacheDir, store: t.s.stores.previews, enableThumbnails: true, resizePreview: true, work, tools: { pdf: script, video: null }, toolTimeoutMs: 700, sandbox });
+    const svc = new PreviewService({ cacheDir: t.s.config.cacheDir, store: t.s.stores.previews, enableThumbnails: true, resizePreview: true, work, tools: { pdf: script, video: null, heic: null }, toolTimeoutMs: 700, sandbox });
     const actor = actorFor((await t.s.stores.users.byId(1))!, { root: t.root, globalRules: [], followExternalSymlinks: false });
     const started = Date.now();
     const a = svc.preview(actor, 'thumb', '/a.pdf').catch((e: unknown) => e);
@@ -191,7 +191,7 @@ describe('the programs run inside bubblewrap', () => {
       const run = async (sandbox: Awaited<ReturnType<typeof detectToolSandbox>>, cache: string) => {
         const work = new HeavyWork({ global: 1, perUser: 1, maxWaiting: 4, waitMs: 5000, timeoutMs: 5000 }, 'previews');
         try {
-          const svc = new PreviewService({ cacheDir: join(t.dir, cache), store: t.s.stores.previews, enableThumbnails: true, resizePreview: true, work, tools: { pdf: probe, video: null }, sandbox });
+          const svc = new PreviewService({ cacheDir: join(t.dir, cache), store: t.s.stores.previews, enableThumbnails: true, resizePreview: true, work, tools: { pdf: probe, video: null, heic: null }, sandbox });
           const r = await svc.preview(actor, 'thumb', '/in.pdf');
           return r.kind === 'image' ? readFileSync(r.file, 'utf8') : '';
         } finally {
@@ -224,7 +224,7 @@ describe('the programs run inside bubblewrap', () => {
       await expect(t.s.previews.preview(actor, 'thumb', `/${name}`)).rejects.toMatchObject({ code: 'UNSUPPORTED', detail: expect.stringContaining(`need bubblewrap to run ${program} sandboxed`) });
     }
     const page = pageConfig(t.s.config, t.s.settings.get(), t.s.runner.mode, t.s.previews);
-    expect([page.ThumbTools, page.ThumbSandbox]).toEqual([{ pdf: false, video: false }, 'off']);
+    expect([page.ThumbTools, page.ThumbSandbox]).toEqual([{ pdf: false, video: false, heic: false }, 'off']);
     expect(toolSandboxWarning(true, 'off')).toContain('thumbnails are off: bubblewrap is missing or unusable');
     expect([toolSandboxWarning(false, 'off'), toolSandboxWarning(true, 'bubblewrap')]).toEqual([null, null]);
     expect(cached()).toBe(0);

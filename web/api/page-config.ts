@@ -17,7 +17,7 @@ const DEFAULTS: PageConfig = {
   LogoutPage: '/login',
   Theme: '',
   EnableThumbs: true,
-  ThumbTools: { pdf: false, video: false },
+  ThumbTools: { pdf: false, video: false, heic: false },
   ThumbSandbox: 'off',
   ResizePreview: true,
   EnableExec: false,

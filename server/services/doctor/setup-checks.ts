@@ -16,15 +16,18 @@ export async function sandboxCheck(c: Pick<Config, 'enableExec' | 'bwrapPath' | 
   return warn('sandbox', 'enableExec is on but bubblewrap is unusable: commands and hooks are refused', 'install bubblewrap (apt install bubblewrap), allow unprivileged user namespaces, or set bwrapPath');
 }
 
-/** PDF and video thumbnails: which programs are installed, and whether they run sandboxed (the preview service's own detection). */
+/** PDF, video and HEIC thumbnails: which programs are installed, and whether they run sandboxed (the preview service's own detection). */
 export async function thumbnailCheck(c: Pick<Config, 'enableThumbnails' | 'bwrapPath' | 'execUnsafeNoSandbox'>): Promise<DoctorCheck> {
-  if (!c.enableThumbnails) return ok('thumbnail programs', 'thumbnails are off: pdftoppm and ffmpeg never run');
+  // heif-convert still makes HEIC big previews with thumbnails off (browsers cannot show the originals).
+  if (!c.enableThumbnails) return ok('thumbnail programs', `thumbnails are off: pdftoppm and ffmpeg never run${findTools().heic ? '; heif-convert runs for HEIC big previews only' : ''}`);
   const { mode, bwrap } = await detectToolSandbox(c);
   const warning = toolSandboxWarning(true, mode);
   if (warning) return warn('thumbnail programs', warning, 'install bubblewrap (apt install bubblewrap) and allow unprivileged user namespaces, or set bwrapPath');
   const tools = findTools();
-  const found = [tools.pdf && 'pdftoppm', tools.video && 'ffmpeg'].filter(Boolean).join(' and ');
-  return ok('thumbnail programs', found ? `${found} run inside bubblewrap (${bwrap})` : 'neither pdftoppm (poppler-utils) nor ffmpeg is installed: no PDF or video thumbnails');
+  const found = [tools.pdf && 'pdftoppm', tools.video && 'ffmpeg', tools.heic && 'heif-convert'].filter(Boolean).join(', ');
+  const missing = [!tools.pdf && 'pdftoppm (poppler-utils): no PDF thumbnails', !tools.video && 'ffmpeg: no video thumbnails', !tools.heic && 'heif-convert (libheif-examples): no HEIC thumbnails or previews'].filter(Boolean).join('; ');
+  if (!found) return ok('thumbnail programs', 'neither pdftoppm (poppler-utils), ffmpeg nor heif-convert (libheif-examples) is installed: no PDF, video or HEIC thumbnails');
+  return ok('thumbnail programs', `${found} run inside bubblewrap (${bwrap})${missing ? `; missing ${missing}` : ''}`);
 }
 
 /** Reverse-proxy hints: who is believed for X-Forwarded-For, proxy logins and the metrics allowlist. */

@@ -59,12 +59,23 @@ export function needsSniff(name: string, size: number): boolean {
   return mimeOf(name) === 'application/octet-stream' && size <= TEXT_LIMIT;
 }
 
+/** Major brands of HEIF still images (heic/heix: HEVC; mif1: the generic image brand cameras and phones also use). */
+const HEIF_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'mif1']);
+
+/** Whether these first bytes are a HEIF photo: a `ftyp` box at offset 0 with a HEIF major brand. */
+export function isHeifBrand(b: Uint8Array): boolean {
+  if (b.length < 12) return false;
+  const tag = (from: number) => String.fromCharCode(b[from]!, b[from + 1]!, b[from + 2]!, b[from + 3]!);
+  return tag(4) === 'ftyp' && HEIF_BRANDS.has(tag(8));
+}
+
 /** The resource type of a file from its name, size and (optionally) its first bytes. */
 export function detectType(name: string, size: number, sample?: { bytes: Uint8Array; truncated: boolean }, mime = mimeOf(name)): ResourceType {
   if (mime.startsWith('video/')) return 'video';
   if (mime.startsWith('audio/')) return 'audio';
   if (mime.startsWith('image/')) return 'image';
   if (mime.endsWith('/pdf')) return 'pdf';
+  if (mime === 'application/octet-stream' && sample && isHeifBrand(sample.bytes)) return 'image';
   const textual = TEXTUAL.test(mime) || (mime === 'application/octet-stream' && !!sample && !looksBinary(sample.bytes, sample.truncated));
   return textual && size <= TEXT_LIMIT ? 'text' : 'blob';
 }

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError, invalid } from '../../core/errors';
@@ -7,18 +8,20 @@ import { openRegular } from '../../fs/open-regular';
 import { baseName } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
 import { authorizePath } from '../policy/file-policy';
-import { detectType } from '../files/detect-type';
+import { detectType, isHeifBrand, needsSniff } from '../files/detect-type';
 import { cancelled } from '../work/fair-slots';
 import type { HeavyWork } from '../work/heavy-work';
 import { MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
-import { findTools, missingTool, noSandbox, runTool, sandboxed, TOOL_TIMEOUT_MS, toolArgv, type ToolKind, type ToolPaths, type ToolSandbox } from './tool-thumbs';
+import { checkHeifSize, HEIF_NAME } from './heif';
+import { findTools, heifCommand, missingTool, noSandbox, outputCap, runTool, sandboxed, TOOL_TIMEOUT_MS, toolArgv, type ToolKind, type ToolPaths, type ToolSandbox } from './tool-thumbs';
 
 export { MAX_PIXELS, MAX_SIDE, MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
 
-// AVIF decodes everywhere; HEIC/HEIF only where @napi-rs/image has the system's HEVC codec (macOS, Windows): on
-// Linux their thumbnails are a 415 and the listing shows the icon.
-const RESIZABLE = /\.(jpe?g|png|tiff?|bmp|webp|avif|heic|heif)$/i;
+// AVIF decodes in the image worker; HEIC/HEIF is decoded by heif-convert first (@napi-rs/image has no HEVC
+// decoder on Linux), then resized there.
+const RESIZABLE = /\.(jpe?g|png|tiff?|bmp|webp|avif)$/i;
 const CACHE_LIMIT_BYTES = 1024 * 1024 * 1024;
+const undecodable = () => new AppError('UNSUPPORTED_MEDIA', 'the HEIC/HEIF image cannot be decoded');
 
 export type PreviewResult = { kind: 'raw'; real: string; stats: import('node:fs').Stats } | { kind: 'image'; file: string; mime: string; modified: Date };
 
@@ -29,7 +32,7 @@ export interface PreviewDeps {
   resizePreview: boolean;
   /** Renders run here: worker threads, `imageProcessors` global slots, per-user slots, a time limit (services/work). */
   work: HeavyWork;
-  /** pdftoppm and ffmpeg as found at start (tool-thumbs.ts); tests pass their own. */
+  /** pdftoppm, ffmpeg and heif-convert as found at start (tool-thumbs.ts); tests pass their own. */
   tools?: ToolPaths;
   /** How those programs may run here (tool-thumbs.ts detectToolSandbox): bubblewrap, unsafe, or not at all. */
   sandbox: ToolSandbox;
@@ -51,7 +54,9 @@ interface Render {
  * modification time and size. GIF (animation), SVG and formats the resizer cannot read go through raw.
  * PDFs (first page, fit in 256 px) and videos (a frame at 1 s) get thumbnails only, from pdftoppm and ffmpeg run as
  * subprocesses inside bubblewrap, under the same preview slots, with a time limit (tool-thumbs.ts); without the
- * program, or without a usable sandbox (and no unsafe flag), a 501 says which is missing.
+ * program, or without a usable sandbox (and no unsafe flag), a 501 says which is missing. HEIC/HEIF photos (by
+ * name, or by their ftyp brand when the name says nothing or lies) get both sizes: heif-convert decodes them in the
+ * same sandbox after their declared size passed the image limits, then the image worker resizes the JPEG.
  * Only regular files are previewed (a FIFO named .jpg is a 400 before any open). Renders run on worker threads
  * (image-render.ts says why), and concurrent requests for the same uncached preview share one render.
  */
@@ -67,7 +72,7 @@ export class PreviewService {
     this.dir = join(d.cacheDir, 'previews');
     const found = d.tools ?? findTools();
     this.toolSandbox = d.sandbox.mode;
-    this.tools = d.sandbox.mode === 'off' ? { pdf: null, video: null } : found;
+    this.tools = d.sandbox.mode === 'off' ? { pdf: null, video: null, heic: null } : found;
   }
 
   /** `signal`: the request's; a client that goes away stops waiting (and the render, if nobody else waits for it). */
@@ -76,14 +81,19 @@ export class PreviewService {
     authorizePath(actor, 'download', path);
     const { real, stats } = await actor.fs.stat(path);
     const name = baseName(path);
-    const type = stats.isDirectory() ? 'folder' : detectType(name, stats.size);
-    const tool: ToolKind | null = type === 'pdf' || type === 'video' ? type : null;
+    if (!stats.isFile() && !stats.isDirectory()) throw invalid('not a regular file');
+    // A name that says nothing is sniffed as the listing sniffs it (a HEIC from a camera without its extension).
+    const sample = stats.isFile() && needsSniff(name, stats.size) ? await actor.fs.head(real, 16) : undefined;
+    const type = stats.isDirectory() ? 'folder' : detectType(name, stats.size, sample);
+    const heif = type === 'image' && (HEIF_NAME.test(name) || (!!sample && isHeifBrand(sample.bytes)));
+    const tool: ToolKind | null = type === 'pdf' || type === 'video' ? type : heif ? 'heic' : null;
     if (type !== 'image' && !tool) throw new AppError('UNSUPPORTED', 'previews are made for images, PDFs and videos only');
-    if (tool && size !== 'thumb') throw new AppError('UNSUPPORTED', 'PDFs and videos have thumbnails only');
-    if (!stats.isFile()) throw invalid('not a regular file');
+    if (tool && tool !== 'heic' && size !== 'thumb') throw new AppError('UNSUPPORTED', 'PDFs and videos have thumbnails only');
     const raw = { kind: 'raw' as const, real, stats };
     if (tool) {
-      if (!this.d.enableThumbnails) throw new AppError('UNSUPPORTED', 'thumbnails are turned off');
+      // A HEIC's big preview is made even with thumbnails off: browsers cannot show the original at all.
+      if (!this.d.enableThumbnails && size === 'thumb') throw new AppError('UNSUPPORTED', 'thumbnails are turned off');
+      if (stats.size > MAX_SOURCE_BYTES) throw new AppError('TOO_LARGE', 'the image is too large to preview');
       if (this.toolSandbox === 'off') throw noSandbox(tool);
       if (!this.tools[tool]) throw missingTool(tool);
     } else {
@@ -102,7 +112,7 @@ export class PreviewService {
     if (!r || r.stop.signal.aborted) {
       const stop = new AbortController();
       const user = String(actor.user?.id ?? 'system');
-      const done = tool ? this.renderTool(user, tool, real, file, stop.signal) : this.render(user, real, file, size, outPng, stop.signal);
+      const done = tool ? this.renderTool(user, tool, real, file, size, stop.signal) : this.render(user, real, file, size, outPng, stop.signal);
       const fresh: Render = { done, waiters: 0, stop };
       void fresh.done.finally(() => this.inflight.get(key) === fresh && this.inflight.delete(key)).catch(() => {});
       this.inflight.set(key, (r = fresh));
@@ -142,6 +152,13 @@ export class PreviewService {
 
   private async render(user: string, real: string, file: string, size: PreviewSize, png: boolean, signal: AbortSignal): Promise<boolean> {
     const { handle } = await openRegular(real);
+    // A HEIC saved under a .jpg name: the image library cannot read it, heif-convert can (when it may run here).
+    const head = Buffer.alloc(12);
+    await handle.read(head, 0, 12, 0).catch(() => null);
+    if (isHeifBrand(head) && this.tools.heic) {
+      await handle.close().catch(() => {});
+      return this.renderTool(user, 'heic', real, file, size, signal);
+    }
     const data = await this.d.work.run<Uint8Array | null>(user, { kind: 'image', fd: handle.fd, size, png }, { signal, settled: () => void handle.close().catch(() => {}) });
     if (!data) return false; // small enough already and in a format browsers show
     await this.keep(real, file, data);
@@ -149,31 +166,42 @@ export class PreviewService {
   }
 
   /**
-   * A PDF or video thumbnail from its program. The preview slots bound these as they bound image renders (one
-   * program a slot, released when it has exited); the file is opened as a regular file first and handed over as
-   * the program's stdin, the only file of the user's it can reach inside its sandbox (tool-thumbs.ts sandboxed).
-   * A clip shorter than a second is tried again at its start.
+   * A PDF or video thumbnail, or a HEIC decode, from its program. The preview slots bound these as they bound
+   * image renders (one program a slot, released when it has exited); the file is opened as a regular file first
+   * and handed over as the program's stdin, the only file of the user's it can reach inside its sandbox
+   * (tool-thumbs.ts sandboxed). A clip shorter than a second is tried again at its start. A HEIC's declared size
+   * is checked before its decoder starts; the full-size JPEG it writes is then resized by the image worker under
+   * a slot of its own (the worker checks the JPEG's size again), or kept as it is when already small enough.
    */
-  private async renderTool(user: string, kind: ToolKind, real: string, file: string, signal: AbortSignal): Promise<boolean> {
+  private async renderTool(user: string, kind: ToolKind, real: string, file: string, size: PreviewSize, signal: AbortSignal): Promise<boolean> {
     const program = this.tools[kind];
     if (!program) throw missingTool(kind);
-    const argv = (at?: number) => sandboxed(this.d.sandbox, toolArgv(kind, program, at));
+    // Unconfined there is no private /tmp: heif-convert writes into a fresh private folder, removed below.
+    const dir = kind === 'heic' && !this.d.sandbox.bwrap ? mkdtempSync(join(tmpdir(), 'filedeck-heif-')) : null;
+    const argv = (at?: number) => (kind === 'heic' ? heifCommand(this.d.sandbox, program, dir) : sandboxed(this.d.sandbox, toolArgv(kind, program, at)));
     const { handle } = await openRegular(real);
+    let data: Uint8Array | null;
     try {
+      if (kind === 'heic') await checkHeifSize(handle);
       const release = await this.d.work.slots.acquire(user, signal);
       try {
         const limit = this.d.toolTimeoutMs ?? TOOL_TIMEOUT_MS;
-        let data = await runTool(argv(), handle.fd, signal, limit);
+        data = await runTool(argv(), handle.fd, signal, limit, outputCap(kind)).catch((e: unknown) => {
+          // A HEIC the decoder refuses is the file's fault: a 415 that says so (time limits stay 503).
+          throw kind === 'heic' && e instanceof AppError && e.code === 'UNSUPPORTED' ? undecodable() : e;
+        });
         if (!data && kind === 'video') data = await runTool(argv(0), handle.fd, signal, limit);
-        if (!data) throw new AppError('UNSUPPORTED', `the ${kind} has no picture to show`);
-        await this.keep(real, file, data);
-        return true;
+        if (!data) throw kind === 'heic' ? undecodable() : new AppError('UNSUPPORTED', `the ${kind} has no picture to show`);
       } finally {
         release();
       }
     } finally {
       await handle.close().catch(() => {});
+      if (dir) rmSync(dir, { recursive: true, force: true });
     }
+    if (kind === 'heic') data = (await this.d.work.run<Uint8Array | null>(user, { kind: 'image-bytes', bytes: data, size, png: false }, { signal })) ?? data;
+    await this.keep(real, file, data);
+    return true;
   }
 
   /** Writes a rendered preview into the cache (temp name, then rename) and indexes it by its real path. */

@@ -3,37 +3,46 @@ import type { ExecSandbox } from '../../contract/settings';
 import type { Config } from '../../core/config';
 import { AppError } from '../../core/errors';
 import { inside } from '../../fs/scoped-fs';
-import { detectExecMode, sandboxArgv } from '../runner/sandbox';
+import { join } from 'node:path';
+import { detectExecMode, SAFE_PATH, sandboxArgv } from '../runner/sandbox';
 import { cancelled } from '../work/fair-slots';
 
-/** Thumbnails that come from an outside program rather than the image worker. */
-export type ToolKind = 'pdf' | 'video';
+/** Previews that come from an outside program rather than the image worker alone (HEIC: decoded here, resized there). */
+export type ToolKind = 'pdf' | 'video' | 'heic';
 
-/** What each kind needs: the Debian package named in messages and the program looked up on PATH. */
-const TOOLS: Record<ToolKind, { program: string; pkg: string }> = {
-  pdf: { program: 'pdftoppm', pkg: 'poppler-utils' },
-  video: { program: 'ffmpeg', pkg: 'ffmpeg' },
+/** What each kind needs: the Debian package named in messages, the program looked up on PATH, what it makes. */
+const TOOLS: Record<ToolKind, { program: string; pkg: string; what: string }> = {
+  pdf: { program: 'pdftoppm', pkg: 'poppler-utils', what: 'pdf thumbnails' },
+  video: { program: 'ffmpeg', pkg: 'ffmpeg', what: 'video thumbnails' },
+  heic: { program: 'heif-convert', pkg: 'libheif-examples', what: 'HEIC photos' },
 };
 
 /** A render past this is killed (a hostile or huge file must not hold a slot for long). */
 export const TOOL_TIMEOUT_MS = 30_000;
-/** A thumbnail is a few KB; anything this large is not one, and the program is stopped. */
-const OUTPUT_CAP = 4 * 1024 * 1024;
+/**
+ * A thumbnail is a few KB; anything this large is not one, and the program is stopped. heif-convert writes the
+ * whole photo as a JPEG at quality 90 (measured: a noisy 12 MP frame 4.8 MB, so the 50 MP limit ~20 MB): its cap
+ * is raised to that and no further.
+ */
+const OUTPUT_CAP: Record<ToolKind, number> = { pdf: 4 * 1024 * 1024, video: 4 * 1024 * 1024, heic: 24 * 1024 * 1024 };
+
+/** A kind's output cap (runTool's `cap`). */
+export const outputCap = (kind: ToolKind) => OUTPUT_CAP[kind];
 
 /** Absolute program paths found at start (null: not installed). */
 export type ToolPaths = Record<ToolKind, string | null>;
 
 /** Looks the programs up once (PATH as the server was started with). */
 export function findTools(): ToolPaths {
-  return { pdf: Bun.which(TOOLS.pdf.program), video: Bun.which(TOOLS.video.program) };
+  return { pdf: Bun.which(TOOLS.pdf.program), video: Bun.which(TOOLS.video.program), heic: Bun.which(TOOLS.heic.program) };
 }
 
-/** The one message for a missing program; the info prompt shows the same text (locales: viewers.pdfNeedsTool, videoNeedsTool). */
-export const missingTool = (kind: ToolKind) => new AppError('UNSUPPORTED', `${kind} thumbnails need ${TOOLS[kind].program} (Debian package ${TOOLS[kind].pkg})`);
+/** The one message for a missing program; the info prompt shows the same text (locales: viewers.pdfNeedsTool, videoNeedsTool, heicNeedsTool). */
+export const missingTool = (kind: ToolKind) => new AppError('UNSUPPORTED', `${TOOLS[kind].what} need ${TOOLS[kind].program} (Debian package ${TOOLS[kind].pkg})`);
 
 /** The message when the programs may not run for want of a sandbox; the info prompt's is viewers.thumbsNeedSandbox. */
 export const noSandbox = (kind: ToolKind) =>
-  new AppError('UNSUPPORTED', `${kind} thumbnails need bubblewrap to run ${TOOLS[kind].program} sandboxed (install bubblewrap, or set execUnsafeNoSandbox to run it unconfined)`);
+  new AppError('UNSUPPORTED', `${TOOLS[kind].what} need bubblewrap to run ${TOOLS[kind].program} sandboxed (install bubblewrap, or set execUnsafeNoSandbox to run it unconfined)`);
 
 /** How the programs run here: inside bubblewrap, unconfined (the admin's unsafe flag), or not at all ('off'). */
 export interface ToolSandbox {
@@ -53,8 +62,8 @@ export function detectToolSandbox(c: Pick<Config, 'bwrapPath' | 'execUnsafeNoSan
 /** The start-up warning when the programs run unconfined or not at all (null when sandboxed, or thumbnails are off). */
 export function toolSandboxWarning(enableThumbnails: boolean, mode: ExecSandbox): string | null {
   if (!enableThumbnails || mode === 'bubblewrap') return null;
-  if (mode === 'none-unsafe') return 'PDF and video thumbnails run WITHOUT a sandbox (execUnsafeNoSandbox): pdftoppm and ffmpeg parse uploaded files with all of the server\'s rights';
-  return 'PDF and video thumbnails are off: bubblewrap is missing or unusable here (install bubblewrap, or set execUnsafeNoSandbox to run pdftoppm and ffmpeg unconfined)';
+  if (mode === 'none-unsafe') return 'PDF, video and HEIC thumbnails run WITHOUT a sandbox (execUnsafeNoSandbox): pdftoppm, ffmpeg and heif-convert parse uploaded files with all of the server\'s rights';
+  return 'PDF, video and HEIC thumbnails are off: bubblewrap is missing or unusable here (install bubblewrap, or set execUnsafeNoSandbox to run pdftoppm, ffmpeg and heif-convert unconfined)';
 }
 
 /** What pdftoppm needs besides /usr to find fonts a PDF names but does not embed (read-only, when present). */
@@ -65,12 +74,29 @@ const FONT_CONFIG = ['/etc/fonts', '/var/cache/fontconfig'];
  * stdin), the system read-only, a private /tmp, no network, no server files. A program installed outside /usr is
  * shown read-only at its real path. Unsafe mode runs the argv as it is; 'off' never gets here (checked first).
  */
-export function sandboxed(s: ToolSandbox, argv: string[]): string[] {
+export function sandboxed(s: ToolSandbox, argv: string[], also: string[] = []): string[] {
   if (s.mode === 'off') throw new AppError('UNSUPPORTED', 'thumbnail programs cannot run without a sandbox here');
   if (!s.bwrap) return argv;
   const program = realpathSync(argv[0]!);
-  const readOnly = inside(program, '/usr') ? FONT_CONFIG : [...FONT_CONFIG, program];
+  const readOnly = [...FONT_CONFIG, ...[program, ...also.map((p) => realpathSync(p))].filter((p) => !inside(p, '/usr'))];
   return sandboxArgv({ bwrap: s.bwrap, network: false, hidden: [], readOnly }, null, '/', [program, ...argv.slice(1)]);
+}
+
+/**
+ * heif-convert picks its output format by the output name's suffix and cannot write a JPEG to a socket (Bun's
+ * stdout pipe is one: /proc/self/fd/1 cannot be opened), so it writes `out.jpg` into a folder of its own and `cat`
+ * sends that to stdout. The script is a constant: the program, the file and cat are its positional parameters,
+ * chosen here, never from the user (whose file is stdin). Inside bubblewrap the folder is the sandbox's private
+ * /tmp (a tmpfs that goes with it); unconfined, `dir` is a fresh private folder the caller removes.
+ */
+const HEIF_SCRIPT = '"$0" --quiet -q 90 /dev/stdin "$1" && exec "$2" "$1"';
+const SH = '/bin/sh';
+
+export function heifCommand(s: ToolSandbox, program: string, dir: string | null): string[] {
+  const cat = realpathSync(Bun.which('cat', { PATH: SAFE_PATH }) ?? '/bin/cat');
+  const real = realpathSync(program);
+  const out = s.bwrap || !dir ? '/tmp/out.jpg' : join(dir, 'out.jpg');
+  return sandboxed(s, [SH, '-c', HEIF_SCRIPT, real, out, cat], [real, cat]);
 }
 
 /**
@@ -79,7 +105,7 @@ export function sandboxed(s: ToolSandbox, argv: string[]): string[] {
  * seekable, so no user path ever reaches the program and a name cannot be read as an option. JPEG on stdout.
  * `at`: the video position in seconds (a clip shorter than a second has no frame at 1 s).
  */
-export function toolArgv(kind: ToolKind, program: string, at = 1): string[] {
+export function toolArgv(kind: Exclude<ToolKind, 'heic'>, program: string, at = 1): string[] {
   if (kind === 'pdf') return [program, '-f', '1', '-l', '1', '-scale-to', '256', '-jpeg', '-jpegopt', 'quality=80', '-singlefile', '/dev/stdin'];
   const fit = 'scale=256:256:force_original_aspect_ratio=increase,crop=256:256';
   return [program, '-nostdin', '-loglevel', 'error', '-ss', String(at), '-i', '/dev/stdin', '-frames:v', '1', '-an', '-sn', '-vf', fit, '-f', 'image2pipe', '-c:v', 'mjpeg', '-q:v', '4', 'pipe:1'];
@@ -90,7 +116,7 @@ export function toolArgv(kind: ToolKind, program: string, at = 1): string[] {
  * and a kill when `signal` aborts. Resolves to the JPEG bytes, or null when the program wrote nothing (no frame
  * there). Throws UNAVAILABLE past the time limit, UNSUPPORTED when the program fails or writes too much.
  */
-export async function runTool(argv: string[], fd: number, signal: AbortSignal, timeoutMs = TOOL_TIMEOUT_MS): Promise<Uint8Array | null> {
+export async function runTool(argv: string[], fd: number, signal: AbortSignal, timeoutMs = TOOL_TIMEOUT_MS, cap = OUTPUT_CAP.pdf): Promise<Uint8Array | null> {
   if (signal.aborted) throw cancelled();
   // Its own process group (detached), killed whole: a helper it started cannot keep the output pipe open.
   const proc = Bun.spawn(argv, { stdin: fd, stdout: 'pipe', stderr: 'ignore', env: {}, cwd: '/', detached: true });
@@ -114,7 +140,7 @@ export async function runTool(argv: string[], fd: number, signal: AbortSignal, t
     let total = 0;
     for await (const c of proc.stdout) {
       total += c.length;
-      if (total > OUTPUT_CAP) {
+      if (total > cap) {
         stop(new AppError('UNSUPPORTED', 'the thumbnail cannot be made'));
         break;
       }

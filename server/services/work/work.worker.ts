@@ -14,6 +14,8 @@ declare const self: Worker;
 export type WorkJob =
   | { kind: 'hash'; fd: number; algo: 'md5' | 'sha1' | 'sha256' | 'sha512'; cancel: SharedArrayBuffer }
   | { kind: 'image'; fd: number; size: PreviewSize; png: boolean; cancel: SharedArrayBuffer }
+  // An image another program decoded first (heif-convert's JPEG of a HEIC), bounded by that program's output cap.
+  | { kind: 'image-bytes'; bytes: Uint8Array; size: PreviewSize; png: boolean; cancel: SharedArrayBuffer }
   | { kind: 'bcrypt-hash'; password: string; cost: number; cancel: SharedArrayBuffer }
   | { kind: 'bcrypt-verify'; password: string; hash: string; cancel: SharedArrayBuffer };
 
@@ -56,10 +58,13 @@ async function perform(job: WorkJob): Promise<unknown> {
   switch (job.kind) {
     case 'hash':
       return hash(job.fd, job.algo, stop);
-    case 'image': {
+    case 'image':
+    case 'image-bytes': {
       // The image library is an 18 MB native add-on: loaded on a worker's first preview, not at start-up.
       imageLib ??= await import('@napi-rs/image');
-      const out = renderImage(imageLib, readAll(job.fd, stop), job.size, job.png, stop);
+      const input = job.kind === 'image' ? readAll(job.fd, stop) : job.bytes;
+      if (input.length > MAX_SOURCE_BYTES) throw new AppError('TOO_LARGE', 'the image is too large to preview');
+      const out = renderImage(imageLib, input, job.size, job.png, stop);
       return out ? new Uint8Array(out) : null;
     }
     case 'bcrypt-hash':

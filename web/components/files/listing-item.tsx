@@ -67,7 +67,7 @@ export const ListingItem = memo(function ListingItem({ item, selected, tabStop, 
       onDragStart={(e) => handlers.onDragStart(item.index, e)}
     >
       <div className="item__visual">
-        {thumbs && !item.isDir && hasThumbnail(item.type) ? (
+        {thumbs && !item.isDir && hasThumbnail(item.type, item.name) ? (
           <Thumb item={item} />
         ) : (
           <Icon name={kindIcon(item.name, item.type, item.isDir)} className={item.isDir ? 'item__icon is-dir' : 'item__icon'} />

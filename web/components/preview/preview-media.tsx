@@ -10,6 +10,7 @@ import { TiffCanvas } from './tiff-canvas';
 import { ViewerIcon } from './viewer-icons';
 import { ZoomSurface } from './zoom-surface';
 import { isDelimited, isEpub } from '../viewers/viewer-kind';
+import { isHeif, missingThumbTool } from '../ui/file-kind';
 
 // Loaded with the first book or big table only.
 const EpubView = lazy(() => import('../viewers/epub-view').then((m) => ({ default: m.EpubView })));
@@ -20,16 +21,20 @@ function ImagePreview({ resource }: { resource: WebResource }) {
   const { fullSize } = useSnapshot(previewState);
   // 0: as chosen; 1: the resized preview failed (too large to resize, say), so the original is tried; 2: failed.
   const [fallback, setFallback] = useState(0);
-  const resized = pageConfig.ResizePreview && !fullSize && fallback === 0;
+  // A HEIC is always shown through the server's big preview (a JPEG): the original is no use to the browser.
+  const heif = isHeif(resource.name);
+  const resized = heif || (pageConfig.ResizePreview && !fullSize && fallback === 0);
   const src = resized ? bigPreviewUrl(resource.path, resource.modified) : rawUrl(resource.path, true);
   useEffect(() => setFallback(0), [fullSize]);
+  const missing = heif ? missingThumbTool(resource.type, resource.name) : null;
+  if (missing) return <NoPreview resource={resource} message={t(missing)} />;
   if (fallback === 2) return <NoPreview resource={resource} message={t('preview.loadFailed')} />;
   return (
     <ZoomSurface resetKey={resource.path}>
       {DECODED_IN_BROWSER.test(resource.name) ? (
         <TiffCanvas path={resource.path} name={resource.name} />
       ) : (
-        <img className="previewer__image" data-testid="preview-image" src={src} alt={resource.name} draggable={false} onError={() => setFallback(resized ? 1 : 2)} />
+        <img className="previewer__image" data-testid="preview-image" src={src} alt={resource.name} draggable={false} onError={() => setFallback(resized && !heif ? 1 : 2)} />
       )}
     </ZoomSurface>
   );

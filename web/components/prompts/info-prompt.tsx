@@ -84,10 +84,10 @@ export function InfoPrompt({ items }: PromptData['info']) {
               <dt>{t('prompts.type')}</dt>
               <dd>{only.isDir ? t('files.folder') : only.type || only.extension || t('files.file')}</dd>
             </div>
-            {!only.isDir && missingThumbTool(only.type) && (
+            {!only.isDir && missingThumbTool(only.type, only.name) && (
               <div className="info__row">
                 <dt>{t('viewers.thumbnail')}</dt>
-                <dd data-testid="info-thumb-tool">{t(missingThumbTool(only.type)!)}</dd>
+                <dd data-testid="info-thumb-tool">{t(missingThumbTool(only.type, only.name)!)}</dd>
               </div>
             )}
             {only.isDir && only.numDirs !== undefined && (

@@ -45,16 +45,24 @@ export function kindIcon(name: string, type?: ResourceType | string, isDir = fal
   return ICONS[fileKind(name, type, isDir)];
 }
 
-/** Whether the server makes a thumbnail for this type: images always, PDFs and videos when it has the program. */
-export function hasThumbnail(type: ResourceType | string): boolean {
-  if (type === 'image') return true;
+/** HEIC/HEIF photos by name: browsers other than Safari cannot show them, so only the server's previews are used. */
+export const isHeif = (name: string) => /\.(heic|heif|hif)$/i.test(name);
+
+/** Whether the server makes a thumbnail for this type: images always (HEIC when it has heif-convert), PDFs and videos when it has the program. */
+export function hasThumbnail(type: ResourceType | string, name = ''): boolean {
+  if (type === 'image') return !isHeif(name) || pageConfig.ThumbTools.heic;
   if (type === 'pdf') return pageConfig.ThumbTools.pdf;
   if (type === 'video') return pageConfig.ThumbTools.video;
   return false;
 }
 
-/** The locale key saying what the server lacks for this type's thumbnails (its program, or a sandbox to run it in), or null (info prompt). */
-export function missingThumbTool(type: ResourceType | string): 'viewers.pdfNeedsTool' | 'viewers.videoNeedsTool' | 'viewers.thumbsNeedSandbox' | null {
+/**
+ * The locale key saying what the server lacks for this item's thumbnails (its program, or a sandbox to run it in),
+ * or null (info prompt, previewer). A HEIC is asked about even with thumbnails off: its big preview needs the same.
+ */
+export function missingThumbTool(type: ResourceType | string, name = ''): 'viewers.pdfNeedsTool' | 'viewers.videoNeedsTool' | 'viewers.heicNeedsTool' | 'viewers.thumbsNeedSandbox' | null {
+  const heic = type === 'image' && isHeif(name);
+  if (heic && !pageConfig.ThumbTools.heic) return pageConfig.ThumbSandbox === 'off' ? 'viewers.thumbsNeedSandbox' : 'viewers.heicNeedsTool';
   if (!pageConfig.EnableThumbs) return null;
   if ((type === 'pdf' || type === 'video') && pageConfig.ThumbSandbox === 'off') return 'viewers.thumbsNeedSandbox';
   if (type === 'pdf' && !pageConfig.ThumbTools.pdf) return 'viewers.pdfNeedsTool';
