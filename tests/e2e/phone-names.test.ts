@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { cli } from '../helpers/binary';
+import { expectAccessible } from './axe';
 import { closeSession, loginAs, newPage, openSession, shot, workspace, type Session } from './browser';
 import { put } from './viewers-fixture';
 
@@ -71,7 +72,10 @@ describe('phone layout at 375 px', () => {
                 bs.filter((b) => { const r = b.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth || r.width === 0; }).length,
               );
               expect(offscreen).toBe(0);
-              if (view === 'mosaic' && selected === 1) await shot(page, `phone-names-${lng}-${scheme}`, { fullPage: false });
+              if (view === 'mosaic' && selected === 1) {
+                await shot(page, `phone-names-${lng}-${scheme}`, { fullPage: false });
+                await expectAccessible(page, `375 px ${lng} ${scheme}, one item selected`);
+              }
             }
           } finally {
             await context.close();
@@ -80,4 +84,21 @@ describe('phone layout at 375 px', () => {
       });
     }
   }
+
+  test('at 1280 px (several columns) the names are clipped in their tiles too, in Arabic, light and dark', async () => {
+    expect((await fd('users', 'update', 'admin', '--locale', 'ar', '--viewMode', 'mosaic')).code).toBe(0);
+    for (const scheme of ['light', 'dark'] as const) {
+      const { context, page } = await newPage(session!.browser, { width: 1280, height: 800 });
+      try {
+        await page.emulateMedia({ colorScheme: scheme });
+        await loginAs(page, base, 'admin', PW);
+        await page.waitForSelector(`[data-testid=item][data-name="${LONG}"]`);
+        expect(await overflowing(page)).toEqual([]);
+        await page.click(`[data-testid=item][data-name="${LONG}.txt"]`);
+        await shot(page, `phone-names-ar-${scheme}-1280`, { fullPage: false });
+      } finally {
+        await context.close();
+      }
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
+import { expectAccessible } from './axe';
 import { closeSession, newPage, openSession, shot, workspace, type Session } from './browser';
 
 // Admin fields in Chromium: the audit retention of Settings → Global (checked as the server checks it), and a
@@ -152,12 +153,14 @@ describe('Settings → Users: a user\'s own trash settings', () => {
         expect(await page.inputValue('[data-testid=user-trash] input[name=trashRetentionDays]')).toBe('3');
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
         await shot(page, `settings-user-trash-${lng}-${scheme}-${width}`);
+        await expectAccessible(page, `user form with a trash override, ${lng} ${scheme} ${width}`);
         await page.goto(`${base}/settings/global`);
         await page.waitForSelector('input[name=auditRetentionDays]');
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
         await page.locator('input[name=auditRetentionDays]').fill('0'); // the message shown beside the field
         await page.locator('input[name=auditRetentionDays]').scrollIntoViewIfNeeded();
         await shot(page, `settings-audit-retention-${lng}-${scheme}-${width}`, { fullPage: false });
+        await expectAccessible(page, `global settings, retention refused, ${lng} ${scheme} ${width}`);
       } finally {
         await context.close();
       }
