@@ -6,6 +6,7 @@ import { auth } from '../../state/auth.state';
 import { pageConfig } from '../../api/page-config';
 import { previewState, toggleFullSize } from '../../state/preview.state';
 import { ViewerIcon, type ViewerIconName } from './viewer-icons';
+import { isHeif } from '../ui/file-kind';
 
 function Action({ icon, label, testId, onClick }: { icon: ViewerIconName; label: string; testId: string; onClick(): void }) {
   return (
@@ -29,7 +30,8 @@ export function PreviewHeader({ resource, onClose, onRename, onDelete, onInfo }:
   const { user } = useSnapshot(auth);
   const { fullSize } = useSnapshot(previewState);
   const perm = user?.perm;
-  const canResize = resource.type === 'image' && pageConfig.ResizePreview && !!perm?.download;
+  // A HEIC has no original the browser could show: its preview is always the server's.
+  const canResize = resource.type === 'image' && !isHeif(resource.name) && pageConfig.ResizePreview && !!perm?.download;
   return (
     <header className="viewer-bar previewer__bar">
       <Action icon="close" label={t('preview.close')} testId="preview-close" onClick={onClose} />
