@@ -34,6 +34,9 @@ beforeAll(() => {
   if (!HAVE) return;
   made.wide = makeHeic('wide', 1440, 1080);
   made.small = makeHeic('small', 640, 480);
+  made.thin = makeHeic('thin', 10240, 64); // a real file past the 10,000 px side limit
+  made.burst = join(work, 'burst.heic'); // two top-level images
+  expect(Bun.spawnSync(['heif-enc', '-q', '40', join(work, 'small.png'), join(work, 'small.png'), '-o', made.burst]).exitCode).toBe(0);
   // A bomb: the small photo with its declared size (the ispe property) raised to 60000x60000.
   const bytes = Buffer.from(readFileSync(made.small));
   const at = bytes.indexOf('ispe');
@@ -79,14 +82,15 @@ describe.skipIf(!HAVE)('HEIC/HEIF photos', () => {
     expect(pageConfig(t.s.config, t.s.settings.get(), 'off', t.s.previews).ThumbTools.heic).toBe(true);
   }, 30_000);
 
-  test('a HEIC without an extension or under a .jpg name is found by its brand', async () => {
+  test('a HEIC without an extension or under a .jpg name is found by its brand; a burst shows its first image', async () => {
     t = await makeTestApp();
     const token = await t.adminToken();
     copyFileSync(made.small!, join(t.root, 'IMG_0001'));
     copyFileSync(made.small!, join(t.root, 'mislabelled.jpg'));
+    copyFileSync(made.burst!, join(t.root, 'burst.heic'));
     const list = (await (await t.req('GET', '/api/resources/', { token })).json()) as { items: { name: string; type: string }[] };
     expect(list.items.find((i) => i.name === 'IMG_0001')?.type).toBe('image');
-    for (const name of ['IMG_0001', 'mislabelled.jpg']) {
+    for (const name of ['IMG_0001', 'mislabelled.jpg', 'burst.heic']) {
       const r = await t.req('GET', `/api/preview/thumb/${name}`, { token });
       expect(r.status).toBe(200);
       expect(await meta(r)).toMatchObject({ width: 256, height: 256 });
@@ -115,10 +119,12 @@ describe.skipIf(!HAVE)('HEIC/HEIF photos', () => {
     t = await makeTestApp();
     const token = await t.adminToken();
     copyFileSync(made.bomb!, join(t.root, 'bomb.heic'));
+    copyFileSync(made.thin!, join(t.root, 'thin.heic'));
     for (const size of ['thumb', 'big']) {
       const r = await t.req('GET', `/api/preview/${size}/bomb.heic`, { token });
       expect(r.status).toBe(413);
       expect(await r.text()).toContain('60000x60000');
+      expect(await (await t.req('GET', `/api/preview/${size}/thin.heic`, { token })).text()).toContain('10240x64');
     }
     expect(running()).toBe(false);
     expect(cached()).toBe(0);
@@ -156,6 +162,7 @@ describe.skipIf(!HAVE)('HEIC/HEIF photos', () => {
     const probe = join(t.dir, 'probe-heif');
     const seen = [join(t.root, 'secret.txt'), t.s.config.database, t.s.config.cacheDir, '/etc/passwd', '/home', '/root'];
     writeFileSync(probe, `#!/bin/sh\n{ cat "$4"; for f in ${seen.join(' ')}; do test -e "$f" && echo " saw $f"; done; true; } > "$5"\n`);
+    // (argument 5 is <folder>/out.jpg)
     chmodSync(probe, 0o755);
     const run = async (s: Awaited<ReturnType<typeof detectToolSandbox>>) => {
       const dir = mkdtempSync(join(t.dir, 'out-'));

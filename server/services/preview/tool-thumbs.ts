@@ -3,7 +3,6 @@ import type { ExecSandbox } from '../../contract/settings';
 import type { Config } from '../../core/config';
 import { AppError } from '../../core/errors';
 import { inside } from '../../fs/scoped-fs';
-import { join } from 'node:path';
 import { detectExecMode, SAFE_PATH, sandboxArgv } from '../runner/sandbox';
 import { cancelled } from '../work/fair-slots';
 
@@ -85,18 +84,18 @@ export function sandboxed(s: ToolSandbox, argv: string[], also: string[] = []): 
 /**
  * heif-convert picks its output format by the output name's suffix and cannot write a JPEG to a socket (Bun's
  * stdout pipe is one: /proc/self/fd/1 cannot be opened), so it writes `out.jpg` into a folder of its own and `cat`
- * sends that to stdout. The script is a constant: the program, the file and cat are its positional parameters,
- * chosen here, never from the user (whose file is stdin). Inside bubblewrap the folder is the sandbox's private
- * /tmp (a tmpfs that goes with it); unconfined, `dir` is a fresh private folder the caller removes.
+ * sends that to stdout. A file of several top-level images (a burst) is written as out-1.jpg, out-2.jpg…: the
+ * first is sent. The script is a constant: the program, the folder and cat are its positional parameters, chosen
+ * here, never from the user (whose file is stdin). Inside bubblewrap the folder is the sandbox's private /tmp (a
+ * tmpfs that goes with it); unconfined, `dir` is a fresh private folder the caller removes.
  */
-const HEIF_SCRIPT = '"$0" --quiet -q 90 /dev/stdin "$1" && exec "$2" "$1"';
+const HEIF_SCRIPT = '"$0" --quiet -q 90 /dev/stdin "$1/out.jpg" || exit 1; for f in "$1/out.jpg" "$1/out-1.jpg"; do [ -e "$f" ] && exec "$2" "$f"; done; exit 1';
 const SH = '/bin/sh';
 
 export function heifCommand(s: ToolSandbox, program: string, dir: string | null): string[] {
   const cat = realpathSync(Bun.which('cat', { PATH: SAFE_PATH }) ?? '/bin/cat');
   const real = realpathSync(program);
-  const out = s.bwrap || !dir ? '/tmp/out.jpg' : join(dir, 'out.jpg');
-  return sandboxed(s, [SH, '-c', HEIF_SCRIPT, real, out, cat], [real, cat]);
+  return sandboxed(s, [SH, '-c', HEIF_SCRIPT, real, s.bwrap || !dir ? '/tmp' : dir, cat], [real, cat]);
 }
 
 /**
