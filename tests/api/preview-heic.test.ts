@@ -158,10 +158,10 @@ describe.skipIf(!HAVE)('HEIC/HEIF photos', () => {
     t = await makeTestApp();
     writeFileSync(join(t.root, 'secret.txt'), 'another file');
     writeFileSync(join(t.root, 'in.heic'), 'the input');
-    // A stand-in heif-convert: writes its stdin and every outside thing it can see to its output file (argument 5).
+    // A stand-in heif-convert: writes its stdin, every outside thing it can see and its memory limit to its output file (argument 5).
     const probe = join(t.dir, 'probe-heif');
     const seen = [join(t.root, 'secret.txt'), t.s.config.database, t.s.config.cacheDir, '/etc/passwd', '/home', '/root'];
-    writeFileSync(probe, `#!/bin/sh\n{ cat "$4"; for f in ${seen.join(' ')}; do test -e "$f" && echo " saw $f"; done; true; } > "$5"\n`);
+    writeFileSync(probe, `#!/bin/sh\n{ cat "$4"; for f in ${seen.join(' ')}; do test -e "$f" && echo " saw $f"; done; echo " limit $(ulimit -v)"; } > "$5"\n`);
     // (argument 5 is <folder>/out.jpg)
     chmodSync(probe, 0o755);
     const run = async (s: Awaited<ReturnType<typeof detectToolSandbox>>) => {
@@ -171,7 +171,7 @@ describe.skipIf(!HAVE)('HEIC/HEIF photos', () => {
     };
     const sandbox = await detectToolSandbox(t.s.config);
     expect(sandbox.mode).toBe('bubblewrap');
-    expect(await run(sandbox)).toBe('the input');
+    expect(await run(sandbox)).toBe('the input limit 1048576\n'); // and its memory is capped
     // The same probe unconfined sees them: the check above can fail.
     expect(await run({ mode: 'none-unsafe', bwrap: null })).toContain(` saw ${join(t.root, 'secret.txt')}`);
   });

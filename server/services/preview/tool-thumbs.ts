@@ -85,11 +85,12 @@ export function sandboxed(s: ToolSandbox, argv: string[], also: string[] = []): 
  * heif-convert picks its output format by the output name's suffix and cannot write a JPEG to a socket (Bun's
  * stdout pipe is one: /proc/self/fd/1 cannot be opened), so it writes `out.jpg` into a folder of its own and `cat`
  * sends that to stdout. A file of several top-level images (a burst) is written as out-1.jpg, out-2.jpg…: the
- * first is sent. The script is a constant: the program, the folder and cat are its positional parameters, chosen
+ * first is sent. Its address space is capped at 1 GiB (measured: a 48 MP photo peaks at ~220 MB resident), so a
+ * file whose grid data promises more than its `ispe` says cannot take the machine's memory. The script is a constant: the program, the folder and cat are its positional parameters, chosen
  * here, never from the user (whose file is stdin). Inside bubblewrap the folder is the sandbox's private /tmp (a
  * tmpfs that goes with it); unconfined, `dir` is a fresh private folder the caller removes.
  */
-const HEIF_SCRIPT = '"$0" --quiet -q 90 /dev/stdin "$1/out.jpg" || exit 1; for f in "$1/out.jpg" "$1/out-1.jpg"; do [ -e "$f" ] && exec "$2" "$f"; done; exit 1';
+const HEIF_SCRIPT = 'ulimit -v 1048576; "$0" --quiet -q 90 /dev/stdin "$1/out.jpg" || exit 1; for f in "$1/out.jpg" "$1/out-1.jpg"; do [ -e "$f" ] && exec "$2" "$f"; done; exit 1';
 const SH = '/bin/sh';
 
 export function heifCommand(s: ToolSandbox, program: string, dir: string | null): string[] {
