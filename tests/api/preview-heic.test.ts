@@ -1,5 +1,5 @@
-import { afterEach, beforeAll, describe, expect, test } from 'bun:test';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transformer } from '@napi-rs/image';
@@ -44,6 +44,7 @@ beforeAll(() => {
   bytes.writeUInt32BE(60000, at + 12);
   writeFileSync((made.bomb = join(work, 'bomb.heic')), bytes);
 }, 60_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const meta = async (r: Response) => new Transformer(Buffer.from(await r.arrayBuffer())).metadata();
 const cached = () => {
