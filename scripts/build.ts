@@ -80,6 +80,7 @@ mkdirSync(join(ROOT, 'dist'), { recursive: true });
 // (tests/api/binary-embed.test.ts with FILEDECK_BIN catches that).
 const WORKER = 'server/services/work/work.worker.ts';
 const INDEX_WORKER = 'server/services/index/index.worker.ts'; // name-index.service.ts looks for it there
-await $`${process.execPath} build --compile --bytecode --format=esm --minify --define FILEDECK_VERSION=${JSON.stringify(version)} --define process.env.NODE_ENV='"production"' ${join(ROOT, 'cmd/main.ts')} ${join(ROOT, WORKER)} ${join(ROOT, INDEX_WORKER)} --outfile ${outfile}`.cwd(ROOT).quiet();
+const STAT_WORKER = 'server/fs/stat.worker.ts'; // stat-ahead.ts looks for it there (big listings' lstat)
+await $`${process.execPath} build --compile --bytecode --format=esm --minify --define FILEDECK_VERSION=${JSON.stringify(version)} --define process.env.NODE_ENV='"production"' ${join(ROOT, 'cmd/main.ts')} ${join(ROOT, WORKER)} ${join(ROOT, INDEX_WORKER)} ${join(ROOT, STAT_WORKER)} --outfile ${outfile}`.cwd(ROOT).quiet();
 if (!existsSync(outfile)) throw new Error('compile produced no binary');
 console.log(`binary: ${relative(ROOT, outfile)} (${(statSync(outfile).size / 1048576).toFixed(1)} MiB, ${Math.round(performance.now() - t0)} ms total)`);

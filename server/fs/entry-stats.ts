@@ -1,6 +1,5 @@
-import { dlopen, FFIType } from 'bun:ffi';
 import { closeSync, lstatSync, openSync, constants } from 'node:fs';
-import { endianness } from 'node:os';
+import { hasStatx, statxAt } from './statx';
 
 /**
  * What a listing needs of an entry's metadata: the mode, size and modification time. node:fs Stats has this shape,
@@ -31,34 +30,17 @@ export class EntryStats implements EntryInfo {
   }
 }
 
-interface Statx {
-  statx(dirfd: number, path: Uint8Array, flags: number, mask: number, out: Uint8Array): number;
-}
+// The numbers of the last synchronous statx on this thread (read at once into an EntryStats).
+const nums = new Float64Array(3);
 
-/** statx(2) from the C library (glibc ≥ 2.28); null elsewhere, and callers take lstatSync. Loaded apart from
- * libc.ts so that a missing symbol here cannot take flock and SEEK_DATA down with it. */
-function load(): Statx | null {
-  if (endianness() !== 'LE') return null; // the fields are read as little-endian halves below
-  try {
-    const lib = dlopen('libc.so.6', { statx: { args: [FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.u32, FFIType.ptr], returns: FFIType.i32 } });
-    return lib.symbols as unknown as Statx;
-  } catch {
-    return null;
-  }
+/**
+ * Entry numbers stat-ed ahead of the listing on another thread (stat-ahead.ts): `take` answers the numbers of the
+ * name at the listing's current position, or null when it has none for it (not there yet, vanished, failed, the
+ * worker gone); the reader then stats the name itself, so a missing answer only costs speed.
+ */
+export interface StatSource {
+  take(name: string): EntryStats | null;
 }
-const libc = load();
-
-const AT_SYMLINK_NOFOLLOW = 0x100;
-const STATX_BASIC = 0x7ff;
-// Buffers passed to C: backed by their own ArrayBuffers (small inline typed arrays may move), reused per call on
-// this thread (the calls are synchronous, so no two listings share them at once).
-const out = new Uint8Array(new ArrayBuffer(256));
-// Read as 32-bit halves (little-endian layout: x86-64, arm64): DataView.getBigInt64 would allocate a BigInt per field.
-const u16 = new Uint16Array(out.buffer);
-const u32 = new Uint32Array(out.buffer);
-const i32 = new Int32Array(out.buffer);
-const nameBuf = new Uint8Array(new ArrayBuffer(4 * 256 + 1));
-const enc = new TextEncoder();
 
 /**
  * An open folder whose entries are stat-ed by name relative to its descriptor (no path walk per entry: measured
@@ -67,9 +49,11 @@ const enc = new TextEncoder();
  */
 export class DirReader {
   private fd: number | null = null;
+  /** Numbers stat-ed ahead on the stat worker, consulted first (big listings only). */
+  ahead: StatSource | null = null;
 
   constructor(readonly path: string) {
-    if (!libc) return;
+    if (!hasStatx) return;
     try {
       this.fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY);
     } catch {
@@ -79,22 +63,20 @@ export class DirReader {
 
   /** lstat of one entry name (no "/" in it: a readdir name); null when it vanished. */
   lstat(name: string): EntryInfo | null {
-    if (this.fd !== null) {
-      const r = enc.encodeInto(name, nameBuf);
-      if (r.read === name.length && r.written < nameBuf.length) {
-        nameBuf[r.written] = 0;
-        if (libc!.statx(this.fd, nameBuf, AT_SYMLINK_NOFOLLOW, STATX_BASIC, out) === 0) {
-          // struct statx: stx_mode u16 at byte 28, stx_size u64 at 40, stx_mtime {i64 sec, u32 nsec} at 112.
-          const mtimeMs = (u32[28]! + i32[29]! * 4294967296) * 1000 + u32[30]! / 1e6;
-          return new EntryStats(u16[14]!, u32[10]! + u32[11]! * 4294967296, mtimeMs);
-        }
-      }
-    }
+    const pre = this.ahead?.take(name);
+    if (pre) return pre;
+    if (this.fd !== null && statxAt(this.fd, name, nums, 0)) return new EntryStats(nums[0]!, nums[1]!, nums[2]!);
     const p = this.path.endsWith('/') ? this.path + name : `${this.path}/${name}`;
     return lstatSync(p, { throwIfNoEntry: false }) ?? null;
   }
 
+  /** The folder's descriptor (null without statx or when it could not be opened), for the stat worker. */
+  get descriptor(): number | null {
+    return this.fd;
+  }
+
   close(): void {
+    this.ahead = null;
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
   }

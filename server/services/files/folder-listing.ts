@@ -2,6 +2,7 @@ import type { Resource } from '../../contract/resource';
 import { invalid } from '../../core/errors';
 import type { DirReader } from '../../fs/entry-stats';
 import type { DirEntry } from '../../fs/scoped-fs';
+import { statAhead } from '../../fs/stat-ahead';
 import { joinVirtual } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
 import { visible } from '../policy/file-policy';
@@ -12,6 +13,9 @@ import { TEXT_LIMIT, detectType, isSubtitle, mimeOf } from './detect-type';
 const BATCH = 256;
 /** The largest page a client may ask for; without paging the whole folder is sent. */
 export const MAX_PAGE = 100_000;
+/** From this many items on, the entries' lstat runs on the stat worker ahead of describing them (the two threads
+ * overlap: measured in docs/ARCHITECTURE.md); smaller listings stat inline, where a thread hop costs more. */
+const AHEAD_MIN = 2_000;
 
 export interface Page {
   offset: number;
@@ -70,12 +74,16 @@ export class FolderListing {
     const end = Math.min(this.order.length, page.offset + page.limit);
     // Held open while the items are read; closed at the end and when the consumer stops early (return()).
     const dir = this.actor.fs.dirReader(this.real);
+    const ahead = end - page.offset >= AHEAD_MIN ? statAhead(dir, this.orderedNames(page.offset, end)) : null;
     try {
       for (let at = page.offset; at < end; at += BATCH) {
         const batch: Resource[] = [];
         const sniffs: Promise<void>[] = [];
-        for (let k = at; k < Math.min(end, at + BATCH); k++) {
+        const stop = Math.min(end, at + BATCH);
+        if (ahead) await ahead.ready(stop - 1 - page.offset);
+        for (let k = at; k < stop; k++) {
           const name = this.names[this.order[k]!]!;
+          ahead?.seek(k - page.offset);
           let e = this.actor.fs.entryNow(this.real, name, dir);
           if (e === undefined) e = await this.actor.fs.entry(this.real, name, dir);
           if (e) batch.push(this.describeEntry(name, e, sniffs));
@@ -84,8 +92,17 @@ export class FolderListing {
         yield batch;
       }
     } finally {
+      // The worker is done with the descriptor (or told to stop and answered) before it is closed.
+      await ahead?.close();
       dir.close();
     }
+  }
+
+  /** The names of positions [from, to) in the listing's order. */
+  private orderedNames(from: number, to: number): string[] {
+    const out = new Array<string>(to - from);
+    for (let k = from; k < to; k++) out[k - from] = this.names[this.order[k]!]!;
+    return out;
   }
 
   private describeEntry(name: string, e: DirEntry, sniffs: Promise<void>[]): Resource {
