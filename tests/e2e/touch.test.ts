@@ -48,7 +48,17 @@ async function centre(selector: string): Promise<Point> {
   return p;
 }
 
+/** Waits until the page has stopped scrolling (a fling from an earlier stroke may still be moving it). */
+async function settled(): Promise<void> {
+  for (let i = 0; i < 40; i++) {
+    const a = await page.evaluate(() => window.scrollY);
+    await page.waitForTimeout(100);
+    if ((await page.evaluate(() => window.scrollY)) === a) return;
+  }
+}
+
 async function tapOn(selector: string): Promise<void> {
+  await settled();
   const c = await centre(selector);
   await page.touchscreen.tap(c.x, c.y);
 }
