@@ -66,3 +66,27 @@ test('the panel on a phone, in dark mode and right to left', async () => {
   expect(existsSync(join(root, 'bundle'))).toBe(true);
   await context.close();
 }, 60_000);
+
+test('a job ending in the background keeps the selection on the items still there', async () => {
+  mkdirSync(join(root, 'keep'));
+  for (const n of ['a.txt', 'b.txt', 'c.txt']) writeFileSync(join(root, 'keep', n), n);
+  mkdirSync(join(root, 'keep', 'gone'));
+  await page.goto(`${server.url}/files/keep/`);
+  await page.waitForSelector('[data-name="c.txt"]');
+  await page.click('[data-name="b.txt"]');
+  await page.click('[data-name="c.txt"]', { modifiers: ['Control'] });
+  await page.click('[data-name="gone"]', { modifiers: ['Control'] });
+  const selected = () => page.$$eval('[data-testid=item][aria-selected=true]', (els) => els.map((e) => e.getAttribute('data-name')).sort());
+  expect(await selected()).toEqual(['b.txt', 'c.txt', 'gone']);
+  // A job started elsewhere (another tab, the CLI) adds a file here and another deletes a selected folder.
+  const t = await token();
+  const run = async (body: object) => {
+    const r = await fetch(`${server.url}/api/jobs`, { method: 'POST', headers: { 'X-Auth': t }, body: JSON.stringify(body) });
+    expect(r.status).toBe(202);
+  };
+  await run({ kind: 'copy', items: ['/keep/a.txt'], destination: '/dst' });
+  await run({ kind: 'delete', items: ['/keep/gone'], permanent: true });
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=job][data-state=done]').length >= 2, null, { timeout: 20_000 });
+  await page.waitForSelector('[data-name="gone"]', { state: 'detached' });
+  expect(await selected()).toEqual(['b.txt', 'c.txt']);
+}, 60_000);

@@ -7,7 +7,7 @@ import { fetchResourceStreamed } from '../api/resource-stream';
 import { auth } from './auth.state';
 import { showError } from './notices.state';
 import { progress } from './progress.state';
-import { resetSelection } from './selection.state';
+import { resetSelection, restoreSelection, selection } from './selection.state';
 
 export interface LoadError {
   status: number;
@@ -80,6 +80,24 @@ export async function reloadListing(): Promise<void> {
   if (!files.path) return;
   await load(files.path, true);
   resetSelection();
+}
+
+/**
+ * Loads the folder on show again after a change made in the background (a job or an upload ended), keeping the
+ * selection and the keyboard position on the items that are still there (matched by name): work that ends
+ * elsewhere never drops what the user has picked.
+ */
+export async function refreshListing(): Promise<void> {
+  const path = files.path;
+  if (!path) return;
+  const before = files.resource?.items ?? [];
+  const picked = [...selection.selected].map((i) => before[i]?.name).filter((n): n is string => n !== undefined);
+  const cursorName = selection.cursor === null ? undefined : before[selection.cursor]?.name;
+  await load(path, true);
+  if (files.path !== path) return; // the user went elsewhere meanwhile: that navigation owns the selection
+  const at = new Map((files.resource?.items ?? []).map((item) => [item.name, item.index] as const));
+  const kept = picked.map((n) => at.get(n)).filter((i): i is number => i !== undefined);
+  restoreSelection(kept, cursorName === undefined ? null : (at.get(cursorName) ?? null));
 }
 
 /** Leaving the files screen cancels and clears the current request. */

@@ -1,7 +1,7 @@
 import { proxy } from 'valtio/vanilla';
 import type { Job, JobRequest } from '../../server/contract/job';
 import { cancelJob, jobEvents, startJob } from '../api/jobs';
-import { reloadListing } from './files.state';
+import { refreshListing } from './files.state';
 import { showError } from './notices.state';
 
 /** The caller's background jobs as the server reports them (newest first), live over server-sent events. */
@@ -16,7 +16,7 @@ function upsert(job: Job): void {
   if (i >= 0) jobs.list[i] = job;
   else jobs.list.unshift(job);
   // A job that just ended changed files: the listing on show may be one of them.
-  if (ended(job) && (!was || !ended(was))) void reloadListing();
+  if (ended(job) && (!was || !ended(was))) void refreshListing();
 }
 
 /** Follows the caller's jobs (after login); the browser reconnects by itself when the stream ends. */

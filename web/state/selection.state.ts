@@ -32,6 +32,15 @@ export function resetSelection(): void {
   selection.anchor = null;
 }
 
+/**
+ * After the folder on show was loaded again: the picked items (and the keyboard position) given as new indexes,
+ * those that are gone already left out by the caller.
+ */
+export function restoreSelection(indexes: number[], cursor: number | null): void {
+  replace(new Set(indexes));
+  selection.anchor = selection.cursor = cursor;
+}
+
 /** A route change forgets the selection, the keyboard position and multiple-selection mode (spec §4). */
 export function resetSelectionAndMode(): void {
   resetSelection();

@@ -2,7 +2,7 @@ import { proxy, ref } from 'valtio/vanilla';
 import { isApiError } from '../api/client';
 import { postUpload, tusUpload, type Transfer } from '../api/upload';
 import { auth } from './auth.state';
-import { reloadListing } from './files.state';
+import { refreshListing } from './files.state';
 import { showError, showSuccess } from './notices.state';
 import { setUploadPercent } from './progress.state';
 
@@ -127,7 +127,7 @@ function finishAll(): void {
   samples.clear();
   setUploadPercent(0);
   if (ok) showSuccess('upload.done');
-  void reloadListing();
+  void refreshListing();
 }
 
 function start(job: UploadJob): void {
