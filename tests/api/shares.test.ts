@@ -59,6 +59,20 @@ async function shareAs(tok: string, path: string, body: Record<string, unknown> 
   return (await r.json()) as { hash: string };
 }
 
+describe('share hashes', () => {
+  test('never start with "-" (the CLI would take one for an option)', async () => {
+    t = await makeTestApp();
+    const token = await t.adminToken();
+    writeFileSync(join(t.root, 'h.txt'), 'h');
+    const hashes: string[] = [];
+    // With a plain base64url hash one in 64 starts with "-": 300 shares would show one with 99% likelihood.
+    for (let i = 0; i < 300; i++) hashes.push(((await (await t.req('POST', '/api/share/h.txt', { token, body: {} })).json()) as { hash: string }).hash);
+    expect(new Set(hashes).size).toBe(300);
+    expect(hashes.filter((h) => h.startsWith('-'))).toEqual([]);
+    expect(hashes.every((h) => /^[A-Za-z0-9_-]{12}$/.test(h))).toBe(true);
+  });
+});
+
 describe('public access', () => {
   test('without, with a wrong and with the right password, and with the token', async () => {
     t = await makeTestApp();

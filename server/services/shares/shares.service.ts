@@ -19,6 +19,16 @@ import type { AuditService } from '../audit/audit.service';
 export { MAX_SHARE_DURATION } from '../../contract/share';
 const UNITS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
 const randomText = (bytes: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64url');
+/**
+ * A share's hash: 12 URL-safe characters (72 random bits) that never start with "-", so that `filedeck shares
+ * update <hash>` and other verbs do not take it for an option (one in 64 did).
+ */
+function newHash(): string {
+  for (;;) {
+    const h = randomText(9);
+    if (!h.startsWith('-')) return h;
+  }
+}
 
 /** Shares as clients may see them: never the password hash or the token (only hasPassword). */
 export function publicShare(r: ShareRow, username?: string): Share {
@@ -120,7 +130,7 @@ export class SharesService {
     const password = (body.password as string | undefined) ?? '';
     if (Buffer.byteLength(password) > 256) throw invalid('password is too long');
     const row: ShareRow = {
-      hash: randomText(9), // 12 URL-safe characters, 72 random bits
+      hash: newHash(),
       path,
       userId: actor.user.id,
       expire: n === 0 ? 0 : Math.floor(Date.now() / 1000) + n * unit,
