@@ -9,7 +9,7 @@ export function Skeleton({ kind, testId }: { kind: 'listing' | 'preview'; testId
   const { t } = useTranslation();
   return (
     <div className={`skeleton skeleton--${kind}`} role="status" data-testid={testId ?? `skeleton-${kind}`}>
-      <span className="skeleton__label">{t('states.loading')}</span>
+      <span className="sr-only">{t('states.loading')}</span>
       {kind === 'listing' ? (
         Array.from({ length: 8 }, (_, i) => (
           <div key={i} className="skeleton__row" aria-hidden="true">
