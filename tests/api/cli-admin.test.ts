@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SQL } from 'bun';
 import { cli, filedeckCommand, startServer, type CliResult, type RunningServer } from '../helpers/binary';
+import { cliJson, cliRefused } from '../helpers/cli-expect';
 
 /**
  * Every admin verb added for issue 17 (shares add/update, sessions ls/end, health, audit ls), run twice: against
@@ -38,20 +39,8 @@ for (const mode of ['running server', 'offline'] as const) {
       const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
       return { code, stdout, stderr };
     }
-    const json = async <T>(r: Promise<CliResult>): Promise<T> => {
-      const out = await r;
-      expect(out.stderr).toBe('');
-      expect(out.code).toBe(0);
-      return JSON.parse(out.stdout) as T;
-    };
-    /** Bad input: exit 1 and exactly one line on stderr, naming the problem. */
-    const refused = async (r: Promise<CliResult>, text: string) => {
-      const out = await r;
-      expect(out.code).toBe(1);
-      expect(out.stdout).toBe('');
-      expect(out.stderr.trimEnd().split('\n').length).toBe(1);
-      expect(out.stderr).toContain(text);
-    };
+    const json = cliJson;
+    const refused = cliRefused;
     const shareCount = async () => (await json<unknown[]>(fd('shares', 'ls', '--json'))).length;
 
     beforeAll(async () => {

@@ -6,7 +6,8 @@ import { SQL } from 'bun';
 import { createHttpApp, createServices, type Services } from '../../server/app';
 import type { Job } from '../../server/contract/job';
 import { silentLogger } from '../../server/core/log';
-import { cli, startServer, type CliResult, type RunningServer } from '../helpers/binary';
+import { cli, startServer, type RunningServer } from '../helpers/binary';
+import { cliJson, cliRefused } from '../helpers/cli-expect';
 import { makeTree, startJob, tempsUnder, waitJob } from '../helpers/jobs-fixture';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 
@@ -19,20 +20,8 @@ let admin = '';
 const N = 20_000;
 
 const fd = (...args: string[]) => cli(['-d', t.database, '-r', t.root, ...args], { cwd: t.dir });
-const json = async <T>(r: Promise<CliResult>): Promise<T> => {
-  const out = await r;
-  expect(out.stderr).toBe('');
-  expect(out.code).toBe(0);
-  return JSON.parse(out.stdout) as T;
-};
-/** Bad input: exit 1, nothing on stdout, exactly one line on stderr naming the problem. */
-const refused = async (r: Promise<CliResult>, text: string) => {
-  const out = await r;
-  expect(out.code).toBe(1);
-  expect(out.stdout).toBe('');
-  expect(out.stderr.trimEnd().split('\n').length).toBe(1);
-  expect(out.stderr).toContain(text);
-};
+const json = cliJson;
+const refused = cliRefused;
 const api = async (id: number) => (await (await t.req('GET', `/api/jobs/${id}`, { token: admin })).json()) as Job;
 /** Waits until a job has copied some files, so a cancel meets it mid-copy. */
 async function running(id: number): Promise<Job> {
