@@ -21,6 +21,9 @@ beforeAll(async () => {
   writeFileSync(join(ws.root, 'code.ts'), 'export const answer = 42;\n');
   writeFileSync(join(ws.root, 'report.txt'), 'quarterly numbers\n');
   writeFileSync(join(ws.root, 'old.txt'), 'to the trash\n');
+  // A small PNG for the image previewer, and a zip for the extract prompt.
+  Bun.spawnSync(['ffmpeg', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=teal:s=64x48', '-frames:v', '1', join(ws.root, 'dot.png')]);
+  Bun.spawnSync(['zip', '-q', join(ws.root, 'bundle.zip'), 'plan.txt'], { cwd: join(ws.root, 'Projects') });
   session = await openSession(ws, PW);
   page = session.page;
   base = session.server.url;
@@ -112,6 +115,19 @@ for (const theme of ['light', 'dark'] as const) {
       await prompt(found, 'delete', 'delete', 'report.txt');
       await prompt(found, 'copy', 'copy', 'report.txt');
       await prompt(found, 'share', 'share', 'report.txt');
+      await prompt(found, 'move', 'move', 'report.txt');
+      await prompt(found, 'download', 'download', 'Projects');
+      await prompt(found, 'extractTo', 'extract', 'bundle.zip');
+      for (const [button, testId] of [['new-folder', 'newDir'], ['new-file', 'newFile']] as const) {
+        await listing();
+        await page.click(`[data-testid=${button}]`);
+        await page.waitForSelector(`[data-testid=prompt-${testId}]`);
+        await scan(found, `prompt ${testId}`);
+        await page.keyboard.press('Escape');
+      }
+      await page.goto(`${base}/files/dot.png`);
+      await page.waitForSelector('[data-testid=previewer] img');
+      await scan(found, 'image previewer');
       // Batch rename (two items selected) and the shortcut help ('?').
       await listing();
       await page.click('[data-testid=item][data-name="report.txt"]');
