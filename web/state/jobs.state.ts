@@ -13,6 +13,7 @@ let source: EventSource | null = null;
 function upsert(job: Job): void {
   const i = jobs.list.findIndex((j) => j.id === job.id);
   const was = i >= 0 ? jobs.list[i]! : null;
+  if (was && ended(was) && !ended(job)) return; // an ended job never runs again: this event is older than what we have
   if (i >= 0) jobs.list[i] = job;
   else jobs.list.unshift(job);
   // A job that just ended changed files: the listing on show may be one of them.

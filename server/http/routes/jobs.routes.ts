@@ -29,7 +29,15 @@ function events(s: Services, request: Request, actor: Actor): Response {
           stop();
         }
       };
-      const unsubscribe = s.jobs.subscribe((j) => mine(j) && send(`event: job\ndata: ${JSON.stringify(j)}\n\n`));
+      // Changes that happen while the first list is read wait for it: sent before it, a job's end could be
+      // overwritten by an older snapshot that still says "running", and the panel would never see it end.
+      let early: string[] | null = [];
+      const unsubscribe = s.jobs.subscribe((j) => {
+        if (!mine(j)) return;
+        const text = `event: job\ndata: ${JSON.stringify(j)}\n\n`;
+        if (early) early.push(text);
+        else send(text);
+      });
       const keepalive = setInterval(() => send(': keep-alive\n\n'), KEEPALIVE_MS);
       const end = setTimeout(() => stop(), STREAM_MS);
       stop = () => {
@@ -44,6 +52,9 @@ function events(s: Services, request: Request, actor: Actor): Response {
       };
       request.signal.addEventListener('abort', () => stop(), { once: true });
       send(`retry: 3000\nevent: jobs\ndata: ${JSON.stringify(await s.jobs.list(actor))}\n\n`);
+      const waiting = early;
+      early = null;
+      for (const text of waiting) send(text);
     },
     cancel: () => stop(),
   });
