@@ -263,9 +263,7 @@ export class ScopedFs {
    */
   async entry(dirReal: string, name: string, dir?: DirReader): Promise<DirEntry | null> {
     const e = this.classify(dirReal, name, dir);
-    if (!e?.broken || this.followExternalSymlinks) return e;
-    const target = await realLocation(join(dirReal, name)).catch(() => null);
-    return target && inside(target, this.realRoot) ? e : null;
+    return this.settled(e) ? e : this.keptDangling(dirReal, e!);
   }
 
   /**
@@ -274,7 +272,7 @@ export class ScopedFs {
    */
   entryNow(dirReal: string, name: string, dir?: DirReader): DirEntry | null | undefined {
     const e = this.classify(dirReal, name, dir);
-    return !e?.broken || this.followExternalSymlinks ? e : undefined;
+    return this.settled(e) ? e : undefined;
   }
 
   /** Lists a folder: escaping symlinks omitted, broken ones marked, in-scope ones with their target's stats. */
@@ -285,18 +283,21 @@ export class ScopedFs {
     for (const n of names) {
       if (hiddenName(n)) continue;
       const e = this.classify(dir, n);
-      if (e) out.push(e);
+      const kept = this.settled(e) ? e : await this.keptDangling(dir, e!);
+      if (kept) out.push(kept);
     }
-    // Broken links: keep only those whose dangling target would stay inside the scope.
-    const kept: DirEntry[] = [];
-    for (const e of out) {
-      if (e.broken && !this.followExternalSymlinks) {
-        const target = await realLocation(join(dir, e.name)).catch(() => null);
-        if (!target || !inside(target, this.realRoot)) continue;
-      }
-      kept.push(e);
-    }
-    return kept;
+    return out;
+  }
+
+  /** True when classify()'s answer is final: anything but a dangling link (whose target must still be checked). */
+  private settled(e: DirEntry | null): boolean {
+    return !e?.broken || this.followExternalSymlinks;
+  }
+
+  /** A dangling link is kept only when the target it names would stay inside the scope. */
+  private async keptDangling(dirReal: string, e: DirEntry): Promise<DirEntry | null> {
+    const target = await realLocation(join(dirReal, e.name)).catch(() => null);
+    return target && inside(target, this.realRoot) ? e : null;
   }
 
   /**
