@@ -1,5 +1,6 @@
 import { EntryStats, type DirReader, type StatSource } from './entry-stats';
 import type { StatJob, StatReply } from './stat.worker';
+import { workerSpecifier, type WorkerThread } from '../core/worker-url';
 
 /** Names in the first chunk, which the main thread stats itself while the worker starts on the next ones (so it
  * never waits at the start), and in every later chunk. Multiples of a listing batch (256): a batch never spans two
@@ -16,20 +17,12 @@ const S_IFMT = 0o170000;
 const enc = new TextEncoder();
 const S_IFLNK = 0o120000;
 
-/** Where the worker's code is (see services/work/worker-pool.ts for why the compiled binary needs a fixed path). */
-function workerSpecifier(): string {
-  if (import.meta.url.includes('$bunfs')) return './server/fs/stat.worker.ts';
-  return new URL('./stat.worker.ts', import.meta.url).href;
-}
-
-type Thread = Worker & { ref(): void; unref(): void };
-
 /**
  * The one stat worker thread, started by the first big listing and ended when idle. A thread that fails to start
  * or dies fails its listings' pending chunks, which then stat on the main thread as before (never an error).
  */
 class StatWorker {
-  private w: Thread | null = null;
+  private w: WorkerThread | null = null;
   private readonly live = new Map<number, StatAhead>();
   private nextId = 1;
   private idleSince = 0;
@@ -73,12 +66,12 @@ class StatWorker {
     if (this.w && !this.heard) this.w.dispatchEvent(new Event('error'));
   }
 
-  private thread(): Thread | null {
+  private thread(): WorkerThread | null {
     if (this.w) return this.w;
     if (Date.now() < this.brokenUntil) return null;
-    let w: Thread;
+    let w: WorkerThread;
     try {
-      w = new Worker(workerSpecifier()) as Thread;
+      w = new Worker(workerSpecifier('server/fs/stat.worker.ts', import.meta.url)) as WorkerThread;
     } catch {
       this.brokenUntil = Date.now() + IDLE_MS;
       return null;

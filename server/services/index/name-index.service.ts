@@ -8,6 +8,7 @@ import { watchTree, type TreeWatch } from '../../fs/tree-watch';
 import { IndexBuilder } from './index-builder';
 import { visibleSizes, type VisibleSizes } from './visible-sizes';
 import type { IndexEvent, IndexJob } from './index.worker';
+import { workerSpecifier } from '../../core/worker-url';
 
 /** How long a listing trusts the last readiness answer (see readyRecently). */
 const READY_TTL_MS = 1000;
@@ -35,12 +36,6 @@ export interface IndexStatus {
   lastReconcile: number | null;
   /** How changes made outside the server are noticed. */
   watching: 'inotify' | 'polling' | 'off';
-}
-
-/** Where the worker's code is (see services/work/worker-pool.ts for why the compiled binary needs a fixed path). */
-function workerSpecifier(): string {
-  if (import.meta.url.includes('$bunfs')) return './server/services/index/index.worker.ts';
-  return new URL('./index.worker.ts', import.meta.url).href;
 }
 
 /**
@@ -82,7 +77,7 @@ export class NameIndex {
   start(): void {
     if (this.worker) return;
     this.db();
-    const w = new Worker(workerSpecifier());
+    const w = new Worker(workerSpecifier('server/services/index/index.worker.ts', import.meta.url));
     this.worker = w;
     w.onmessage = (e: MessageEvent<IndexEvent>) => this.onEvent(e.data);
     w.onerror = (e) => this.opts.log.error(`index worker: ${(e as ErrorEvent).message}`);

@@ -1,21 +1,8 @@
 import { AppError, type ErrorCode } from '../../core/errors';
+import { workerSpecifier, type WorkerThread } from '../../core/worker-url';
 
 /** What a worker answers for one job (see work.worker.ts). */
 export type WorkReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; code: ErrorCode; detail?: string; cause?: string };
-
-/**
- * Where the worker's code is. From sources it sits next to this file. In the single executable, `bun build
- * --compile` embeds it only when scripts/build.ts passes it as an extra entry point, and then names it by its path
- * from the project root under the embedded file system (measured with Bun 1.4: `new URL(.., import.meta.url)`
- * points at the executable itself there, so it cannot be used).
- */
-function workerSpecifier(): string {
-  if (import.meta.url.includes('$bunfs')) return './server/services/work/work.worker.ts';
-  return new URL('./work.worker.ts', import.meta.url).href;
-}
-
-/** Bun's Worker can stop holding the process open (the DOM typing lacks it). */
-type Thread = Worker & { ref(): void; unref(): void };
 
 interface Busy {
   resolve: (v: unknown) => void;
@@ -29,8 +16,8 @@ interface Busy {
  * job with a 500 and is replaced by the next job.
  */
 export class WorkerPool {
-  private readonly idle: { w: Thread; since: number }[] = [];
-  private readonly busy = new Map<Thread, Busy>();
+  private readonly idle: { w: WorkerThread; since: number }[] = [];
+  private readonly busy = new Map<WorkerThread, Busy>();
   private readonly queue: { job: object; done: Busy }[] = [];
   private nextId = 1;
   private reaper: ReturnType<typeof setInterval> | null = null;
@@ -50,8 +37,8 @@ export class WorkerPool {
     return { busy: this.busy.size, idle: this.idle.length };
   }
 
-  private spawn(): Thread {
-    const w = new Worker(workerSpecifier()) as Thread;
+  private spawn(): WorkerThread {
+    const w = new Worker(workerSpecifier('server/services/work/work.worker.ts', import.meta.url)) as WorkerThread;
     w.addEventListener('message', (e: MessageEvent<WorkReply>) => {
       const b = this.busy.get(w);
       if (!b) return;
