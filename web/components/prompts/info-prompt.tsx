@@ -7,7 +7,7 @@ import { auth } from '../../state/auth.state';
 import { showError } from '../../state/notices.state';
 import { closePrompt, type PromptData } from '../../state/prompts.state';
 import { missingThumbTool } from '../ui/file-kind';
-import { formatExact, formatRelative, formatSize } from '../ui/format';
+import { formatCount, formatExact, formatRelative, formatSize } from '../ui/format';
 import { PromptButton, PromptFrame } from './prompt-frame';
 
 const ALGOS = ['md5', 'sha1', 'sha256', 'sha512'] as const;
@@ -72,7 +72,7 @@ export function InfoPrompt({ items }: PromptData['info']) {
               <div className="info__row">
                 <dt>{t('prompts.size')}</dt>
                 <dd data-testid="info-size">
-                  {formatSize(only.isDir ? only.folderSize! : only.size, lng)} <span className="muted">({(only.isDir ? only.folderSize! : only.size).toLocaleString(lng)})</span>
+                  {formatSize(only.isDir ? only.folderSize! : only.size, lng)} <span className="muted">({formatCount(only.isDir ? only.folderSize! : only.size, lng)})</span>
                 </dd>
               </div>
             )}

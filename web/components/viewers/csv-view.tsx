@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { delimiterFor } from './viewer-kind';
 import '../../styles/viewers.css';
+import { formatCount } from '../ui/format';
 
 /** Rows drawn at once; the rest are pages (a 10 MB file has ~100,000 rows: drawn whole, the tab would stall). */
 const PAGE = 500;
@@ -66,7 +67,7 @@ export function CsvView({ source, url, name }: { source?: string; url?: string; 
   if (!head) return <p className="doc-viewer__status">{t('viewers.emptyTable')}</p>;
   const pages = Math.max(1, Math.ceil(sorted.length / PAGE));
   const shown = sorted.slice(page * PAGE, (page + 1) * PAGE);
-  const fmt = (n: number) => n.toLocaleString(i18n.language);
+  const fmt = (n: number) => formatCount(n, i18n.language);
   const toggle = (col: number) => {
     setSort((s) => (s?.col === col ? { col, dir: s.dir === 1 ? -1 : 1 } : { col, dir: 1 }));
     setPage(0);

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatCount } from '../ui/format';
 
 /** Children drawn per object or array; the rest are counted ("… 12,345 more"). */
 const MAX_CHILDREN = 1000;
@@ -54,7 +55,7 @@ function Node({ name, value, depth, last }: { name?: string; value: Json; depth:
         {!open && (
           <span className="json__summary">
             {' '}
-            {t(isArray ? 'viewers.items' : 'viewers.keys', { count: entries.length, shown: entries.length.toLocaleString(i18n.language) })} {c + comma}
+            {t(isArray ? 'viewers.items' : 'viewers.keys', { count: entries.length, shown: formatCount(entries.length, i18n.language) })} {c + comma}
           </span>
         )}
       </div>
@@ -64,7 +65,7 @@ function Node({ name, value, depth, last }: { name?: string; value: Json; depth:
             {entries.slice(0, MAX_CHILDREN).map(([k, v], i) => (
               <Node key={i} name={k} value={v} depth={depth + 1} last={i === entries.length - 1} />
             ))}
-            {more > 0 && <div className="json__more">{t('viewers.more', { count: more, shown: more.toLocaleString(i18n.language) })}</div>}
+            {more > 0 && <div className="json__more">{t('viewers.more', { count: more, shown: formatCount(more, i18n.language) })}</div>}
           </div>
           <div className="json__line">{c + comma}</div>
         </>
