@@ -40,7 +40,7 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
   } else if (first.admin) s.log.info(`user '${first.admin.username}' initialised with the given password`);
   const exec = execWarning(config, s.runner);
   if (exec) s.log.warn(exec);
-  const thumbs = toolSandboxWarning(config.enableThumbnails, s.previews.toolSandbox);
+  const thumbs = toolSandboxWarning(config, s.previews.toolSandbox);
   if (thumbs) s.log.warn(thumbs);
   const s0 = s.settings.get();
   if (s0.signup && !s0.createUserDir && s0.defaults.scope === '.') s.log.warn('signup is on and new users get the whole root as scope; enable createUserDir');

@@ -52,7 +52,7 @@ describe('filedeck doctor', () => {
   });
 
   test('thumbnail programs: inside bubblewrap, off without it, unconfined only with the unsafe flag', async () => {
-    const c = { enableThumbnails: true, bwrapPath: '', execUnsafeNoSandbox: false };
+    const c = { enableThumbnails: true, resizePreview: true, bwrapPath: '', execUnsafeNoSandbox: false };
     expect(await thumbnailCheck(c)).toMatchObject({ status: 'OK', message: expect.stringMatching(/run inside bubblewrap|neither pdftoppm/) });
     expect(await thumbnailCheck({ ...c, bwrapPath: '/nonexistent/bwrap' })).toMatchObject({ status: 'WARN', message: expect.stringContaining('thumbnails are off'), fix: expect.stringContaining('bubblewrap') });
     expect(await thumbnailCheck({ ...c, bwrapPath: '/nonexistent/bwrap', execUnsafeNoSandbox: true })).toMatchObject({ status: 'WARN', message: expect.stringContaining('WITHOUT a sandbox') });

@@ -177,12 +177,52 @@ describe.skipIf(!HAVE)('HEIC/HEIF photos', () => {
     expect(await run({ mode: 'none-unsafe', bwrap: null })).toContain(` saw ${join(t.root, 'secret.txt')}`);
   });
 
-  test('big HEIC previews are made with thumbnails off (the previewer has nothing else); thumbnails are not', async () => {
+  test('the preview gate: with thumbnails off no HEIC is decoded at any size (501, as PDFs and videos); with resizePreview off no big one', async () => {
+    // Thumbnails off: heif-convert never runs, for the thumbnail nor the big preview; named, sniffed or disguised.
     t = await makeTestApp({ enableThumbnails: false });
-    const token = await t.adminToken();
+    let token = await t.adminToken();
     copyFileSync(made.small!, join(t.root, 'photo.heic'));
-    expect((await t.req('GET', '/api/preview/thumb/photo.heic', { token })).status).toBe(501);
-    expect((await t.req('GET', '/api/preview/big/photo.heic', { token })).status).toBe(200);
+    copyFileSync(made.small!, join(t.root, 'IMG_0001'));
+    copyFileSync(made.small!, join(t.root, 'mislabelled.jpg'));
+    writeFileSync(join(t.root, 'doc.pdf'), '%PDF-1.4\n');
+    const pdf = await t.req('GET', '/api/preview/thumb/doc.pdf', { token });
+    for (const path of ['thumb/photo.heic', 'big/photo.heic', 'big/IMG_0001']) {
+      const r = await t.req('GET', `/api/preview/${path}`, { token });
+      expect(r.status).toBe(pdf.status); // the same answer a PDF gets with thumbnails off
+      expect(r.status).toBe(501);
+    }
+    // A HEIC under a .jpg name is an image by its name: off, it is served as it is (the reference's raw answer).
+    const disguised = await t.req('GET', '/api/preview/big/mislabelled.jpg', { token });
+    expect(disguised.status).toBe(200);
+    expect(Buffer.from(await disguised.arrayBuffer()).equals(readFileSync(made.small!))).toBe(true);
+    expect(cached()).toBe(0);
+    // No decoder started: a stand-in heif-convert that leaves a mark would have left one.
+    const mark = join(t.dir, 'decoder-ran');
+    const probe = join(t.dir, 'probe-heif');
+    writeFileSync(probe, `#!/bin/sh\ntouch ${mark}\nexit 1\n`);
+    chmodSync(probe, 0o755);
+    const gated = (enableThumbnails: boolean, resizePreview: boolean) =>
+      new PreviewService({ ...serviceDeps(), enableThumbnails, resizePreview, tools: { pdf: null, video: null, heic: probe }, sandbox: { mode: 'none-unsafe', bwrap: null } });
+    const actor = await admin();
+    for (const [svc, size, path] of [[gated(false, true), 'big', '/photo.heic'], [gated(false, true), 'big', '/mislabelled.jpg'], [gated(true, false), 'big', '/photo.heic'], [gated(false, false), 'thumb', '/IMG_0001']] as const) {
+      const r = await svc.preview(actor, size, path).then((v) => v.kind, (e: { code: string; detail: string }) => `${e.code}: ${e.detail}`);
+      expect([path, r]).toEqual([path, path.endsWith('.jpg') ? 'raw' : expect.stringMatching(/^UNSUPPORTED: .*turned off/)]);
+    }
+    expect(existsSync(mark)).toBe(false);
+    // The same probe behind an open gate does run (the check above can fail).
+    await gated(true, true).preview(actor, 'big', '/photo.heic').catch(() => null);
+    expect(existsSync(mark)).toBe(true);
+    await t.close();
+
+    // Big previews off (resizePreview): a HEIC's big preview is refused, its thumbnail is still made.
+    t = await makeTestApp({ resizePreview: false });
+    token = await t.adminToken();
+    copyFileSync(made.small!, join(t.root, 'photo.heic'));
+    expect((await t.req('GET', '/api/preview/big/photo.heic', { token })).status).toBe(501);
+    await expect(t.s.previews.preview(await admin(), 'big', '/photo.heic')).rejects.toMatchObject({ code: 'UNSUPPORTED', detail: expect.stringContaining('big previews are turned off') });
+    expect(cached()).toBe(0);
+    expect((await t.req('GET', '/api/preview/thumb/photo.heic', { token })).status).toBe(200);
+    expect(cached()).toBe(1);
   }, 30_000);
 });
 

@@ -26,6 +26,9 @@ function makeVideo(path: string, seconds: number): void {
   expect(r.exitCode).toBe(0);
 }
 
+/** Both preview switches on (config defaults). */
+const ON = { enableThumbnails: true, resizePreview: true };
+
 const meta = async (r: Response) => new Transformer(Buffer.from(await r.arrayBuffer())).metadata();
 const cached = () => {
   const dir = join(t.s.config.cacheDir, 'previews');
@@ -225,14 +228,14 @@ describe('the programs run inside bubblewrap', () => {
     }
     const page = pageConfig(t.s.config, t.s.settings.get(), t.s.runner.mode, t.s.previews);
     expect([page.ThumbTools, page.ThumbSandbox]).toEqual([{ pdf: false, video: false, heic: false }, 'off']);
-    expect(toolSandboxWarning(true, 'off')).toContain('thumbnails are off: bubblewrap is missing or unusable');
-    expect([toolSandboxWarning(false, 'off'), toolSandboxWarning(true, 'bubblewrap')]).toEqual([null, null]);
+    expect(toolSandboxWarning(ON, 'off')).toContain('thumbnails are off: bubblewrap is missing or unusable');
+    expect([toolSandboxWarning({ enableThumbnails: false, resizePreview: true }, 'off'), toolSandboxWarning(ON, 'bubblewrap')]).toEqual([null, null]);
     expect(cached()).toBe(0);
     await t.close();
 
     t = await makeTestApp({ bwrapPath: '/nonexistent/bwrap', execUnsafeNoSandbox: 'true' });
     expect(t.s.previews.toolSandbox).toBe('none-unsafe');
-    expect(toolSandboxWarning(true, 'none-unsafe')).toContain('WITHOUT a sandbox');
+    expect(toolSandboxWarning(ON, 'none-unsafe')).toContain('WITHOUT a sandbox');
     expect(pageConfig(t.s.config, t.s.settings.get(), t.s.runner.mode, t.s.previews).ThumbTools).toEqual(HAVE);
     if (!HAVE.pdf) return;
     writeFileSync(join(t.root, 'doc.pdf'), PDF);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Config } from '../../core/config';
 import { parseCidr } from '../../core/net';
+import { programsMayRun } from '../preview/preview-gate';
 import { detectToolSandbox, findTools, toolSandboxWarning } from '../preview/tool-thumbs';
 import { detectExecMode } from '../runner/sandbox';
 import { failed, ok, warn, type DoctorCheck } from './doctor-check';
@@ -16,12 +17,11 @@ export async function sandboxCheck(c: Pick<Config, 'enableExec' | 'bwrapPath' | 
   return warn('sandbox', 'enableExec is on but bubblewrap is unusable: commands and hooks are refused', 'install bubblewrap (apt install bubblewrap), allow unprivileged user namespaces, or set bwrapPath');
 }
 
-/** PDF, video and HEIC thumbnails: which programs are installed, and whether they run sandboxed (the preview service's own detection). */
-export async function thumbnailCheck(c: Pick<Config, 'enableThumbnails' | 'bwrapPath' | 'execUnsafeNoSandbox'>): Promise<DoctorCheck> {
-  // heif-convert still makes HEIC big previews with thumbnails off (browsers cannot show the originals).
-  if (!c.enableThumbnails) return ok('thumbnail programs', `thumbnails are off: pdftoppm and ffmpeg never run${findTools().heic ? '; heif-convert runs for HEIC big previews only' : ''}`);
+/** PDF, video and HEIC previews: which programs are installed, and whether they run sandboxed (the preview service's own detection and gate). */
+export async function thumbnailCheck(c: Pick<Config, 'enableThumbnails' | 'resizePreview' | 'bwrapPath' | 'execUnsafeNoSandbox'>): Promise<DoctorCheck> {
+  if (!programsMayRun(c)) return ok('thumbnail programs', 'thumbnails are off: pdftoppm, ffmpeg and heif-convert never run (no PDF, video or HEIC previews)');
   const { mode, bwrap } = await detectToolSandbox(c);
-  const warning = toolSandboxWarning(true, mode);
+  const warning = toolSandboxWarning(c, mode);
   if (warning) return warn('thumbnail programs', warning, 'install bubblewrap (apt install bubblewrap) and allow unprivileged user namespaces, or set bwrapPath');
   const tools = findTools();
   const found = [tools.pdf && 'pdftoppm', tools.video && 'ffmpeg', tools.heic && 'heif-convert'].filter(Boolean).join(', ');

@@ -13,6 +13,7 @@ import { cancelled } from '../work/fair-slots';
 import type { HeavyWork } from '../work/heavy-work';
 import { MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
 import { checkHeifSize, HEIF_NAME } from './heif';
+import { previewGate } from './preview-gate';
 import { findTools, heifCommand, missingTool, noSandbox, outputCap, runTool, sandboxed, TOOL_TIMEOUT_MS, toolArgv, type ToolKind, type ToolPaths, type ToolSandbox } from './tool-thumbs';
 
 export { MAX_PIXELS, MAX_SIDE, MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
@@ -57,6 +58,7 @@ interface Render {
  * program, or without a usable sandbox (and no unsafe flag), a 501 says which is missing. HEIC/HEIF photos (by
  * name, or by their ftyp brand when the name says nothing or lies) get both sizes: heif-convert decodes them in the
  * same sandbox after their declared size passed the image limits, then the image worker resizes the JPEG.
+ * Every converter goes through one gate first (preview-gate.ts: enableThumbnails, resizePreview).
  * Only regular files are previewed (a FIFO named .jpg is a 400 before any open). Renders run on worker threads
  * (image-render.ts says why), and concurrent requests for the same uncached preview share one render.
  */
@@ -90,14 +92,15 @@ export class PreviewService {
     if (type !== 'image' && !tool) throw new AppError('UNSUPPORTED', 'previews are made for images, PDFs and videos only');
     if (tool && tool !== 'heic' && size !== 'thumb') throw new AppError('UNSUPPORTED', 'PDFs and videos have thumbnails only');
     const raw = { kind: 'raw' as const, real, stats };
+    // The one gate (preview-gate.ts): a program kind that is off is refused, an image that is off is served as it is.
+    const off = previewGate(this.d, size, tool !== null);
     if (tool) {
-      // A HEIC's big preview is made even with thumbnails off: browsers cannot show the original at all.
-      if (!this.d.enableThumbnails && size === 'thumb') throw new AppError('UNSUPPORTED', 'thumbnails are turned off');
+      if (off) throw new AppError('UNSUPPORTED', off);
       if (stats.size > MAX_SOURCE_BYTES) throw new AppError('TOO_LARGE', 'the image is too large to preview');
       if (this.toolSandbox === 'off') throw noSandbox(tool);
       if (!this.tools[tool]) throw missingTool(tool);
     } else {
-      if ((size === 'thumb' && !this.d.enableThumbnails) || (size === 'big' && !this.d.resizePreview) || !RESIZABLE.test(name)) return raw;
+      if (off || !RESIZABLE.test(name)) return raw;
       if (stats.size > MAX_SOURCE_BYTES) throw new AppError('TOO_LARGE', 'the image is too large to preview');
     }
     const key = new Bun.CryptoHasher('sha256').update(`${real}\0${stats.mtimeMs}\0${stats.size}\0${size}`).digest('hex');
@@ -155,9 +158,11 @@ export class PreviewService {
     // A HEIC saved under a .jpg name: the image library cannot read it, heif-convert can (when it may run here).
     const head = Buffer.alloc(12);
     await handle.read(head, 0, 12, 0).catch(() => null);
-    if (isHeifBrand(head) && this.tools.heic) {
+    // Asked of the gate again, now as a program: when programs are off no decoder runs and the original goes as it is.
+    const decoderOff = isHeifBrand(head) && previewGate(this.d, size, true) !== null;
+    if (decoderOff || (isHeifBrand(head) && this.tools.heic)) {
       await handle.close().catch(() => {});
-      return this.renderTool(user, 'heic', real, file, size, signal);
+      return decoderOff ? false : this.renderTool(user, 'heic', real, file, size, signal);
     }
     const data = await this.d.work.run<Uint8Array | null>(user, { kind: 'image', fd: handle.fd, size, png }, { signal, settled: () => void handle.close().catch(() => {}) });
     if (!data) return false; // small enough already and in a format browsers show
@@ -176,6 +181,9 @@ export class PreviewService {
   private async renderTool(user: string, kind: ToolKind, real: string, file: string, size: PreviewSize, signal: AbortSignal): Promise<boolean> {
     const program = this.tools[kind];
     if (!program) throw missingTool(kind);
+    // Never reached past a closed gate (preview() and render() ask first); asked here too, where programs start.
+    const off = previewGate(this.d, size, true);
+    if (off) throw new AppError('UNSUPPORTED', off);
     // Unconfined there is no private /tmp: heif-convert writes into a fresh private folder, removed below.
     const dir = kind === 'heic' && !this.d.sandbox.bwrap ? mkdtempSync(join(tmpdir(), 'filedeck-heif-')) : null;
     const argv = (at?: number) => (kind === 'heic' ? heifCommand(this.d.sandbox, program, dir) : sandboxed(this.d.sandbox, toolArgv(kind, program, at)));

@@ -5,6 +5,7 @@ import { AppError } from '../../core/errors';
 import { inside } from '../../fs/scoped-fs';
 import { detectExecMode, SAFE_PATH, sandboxArgv } from '../runner/sandbox';
 import { cancelled } from '../work/fair-slots';
+import { programsMayRun, type PreviewSwitches } from './preview-gate';
 
 /** Previews that come from an outside program rather than the image worker alone (HEIC: decoded here, resized there). */
 export type ToolKind = 'pdf' | 'video' | 'heic';
@@ -58,10 +59,13 @@ export function detectToolSandbox(c: Pick<Config, 'bwrapPath' | 'execUnsafeNoSan
   return detectExecMode({ enableExec: true, bwrapPath: c.bwrapPath, execUnsafeNoSandbox: c.execUnsafeNoSandbox });
 }
 
-/** The start-up warning when the programs run unconfined or not at all (null when sandboxed, or thumbnails are off). */
-export function toolSandboxWarning(enableThumbnails: boolean, mode: ExecSandbox): string | null {
-  if (!enableThumbnails || mode === 'bubblewrap') return null;
-  if (mode === 'none-unsafe') return 'PDF, video and HEIC thumbnails run WITHOUT a sandbox (execUnsafeNoSandbox): pdftoppm, ffmpeg and heif-convert parse uploaded files with all of the server\'s rights';
+/**
+ * The one start-up line (serve logs it once; doctor shows it) when the programs would run unconfined or cannot run
+ * for want of a sandbox. Null when they run sandboxed, or when the preview gate never lets them run (thumbnails off).
+ */
+export function toolSandboxWarning(switches: PreviewSwitches, mode: ExecSandbox): string | null {
+  if (!programsMayRun(switches) || mode === 'bubblewrap') return null;
+  if (mode === 'none-unsafe') return 'PDF, video and HEIC previews run WITHOUT a sandbox (execUnsafeNoSandbox): pdftoppm, ffmpeg and heif-convert parse uploaded files with all of the server\'s rights';
   return 'PDF, video and HEIC thumbnails are off: bubblewrap is missing or unusable here (install bubblewrap, or set execUnsafeNoSandbox to run pdftoppm, ffmpeg and heif-convert unconfined)';
 }
 
