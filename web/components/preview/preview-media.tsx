@@ -10,7 +10,7 @@ import { TiffCanvas } from './tiff-canvas';
 import { ViewerIcon } from './viewer-icons';
 import { ZoomSurface } from './zoom-surface';
 import { isDelimited, isEpub } from '../viewers/viewer-kind';
-import { isHeif, missingThumbTool } from '../ui/file-kind';
+import { heicPreviewOff, isHeif, missingThumbTool } from '../ui/file-kind';
 
 // Loaded with the first book or big table only.
 const EpubView = lazy(() => import('../viewers/epub-view').then((m) => ({ default: m.EpubView })));
@@ -21,11 +21,13 @@ function ImagePreview({ resource }: { resource: WebResource }) {
   const { fullSize } = useSnapshot(previewState);
   // 0: as chosen; 1: the resized preview failed (too large to resize, say), so the original is tried; 2: failed.
   const [fallback, setFallback] = useState(0);
-  // A HEIC is always shown through the server's big preview (a JPEG): the original is no use to the browser.
+  // A HEIC is always shown through the server's big preview (a JPEG): the original is no use to the browser. When
+  // the server's settings turn that preview off, the previewer says so and offers the download instead.
   const heif = isHeif(resource.name);
   const resized = heif || (pageConfig.ResizePreview && !fullSize && fallback === 0);
   const src = resized ? bigPreviewUrl(resource.path, resource.modified) : rawUrl(resource.path, true);
   useEffect(() => setFallback(0), [fullSize]);
+  if (heif && heicPreviewOff()) return <NoPreview resource={resource} message={t('preview.heicOff')} />;
   const missing = heif ? missingThumbTool(resource.type, resource.name) : null;
   if (missing) return <NoPreview resource={resource} message={t(missing)} />;
   if (fallback === 2) return <NoPreview resource={resource} message={t('preview.loadFailed')} />;

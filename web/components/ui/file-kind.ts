@@ -57,13 +57,21 @@ export function hasThumbnail(type: ResourceType | string, name = ''): boolean {
 }
 
 /**
+ * Whether the server's preview gate refuses a HEIC's big preview (server/services/preview/preview-gate.ts): its
+ * decoder runs only with thumbnails on, and a big preview is made only with resizePreview on.
+ */
+export function heicPreviewOff(): boolean {
+  return !pageConfig.EnableThumbs || !pageConfig.ResizePreview;
+}
+
+/**
  * The locale key saying what the server lacks for this item's thumbnails (its program, or a sandbox to run it in),
- * or null (info prompt, previewer). A HEIC is asked about even with thumbnails off: its big preview needs the same.
+ * or null (info prompt, previewer). With thumbnails off nothing is missing: no program runs at all.
  */
 export function missingThumbTool(type: ResourceType | string, name = ''): 'viewers.pdfNeedsTool' | 'viewers.videoNeedsTool' | 'viewers.heicNeedsTool' | 'viewers.thumbsNeedSandbox' | null {
+  if (!pageConfig.EnableThumbs) return null;
   const heic = type === 'image' && isHeif(name);
   if (heic && !pageConfig.ThumbTools.heic) return pageConfig.ThumbSandbox === 'off' ? 'viewers.thumbsNeedSandbox' : 'viewers.heicNeedsTool';
-  if (!pageConfig.EnableThumbs) return null;
   if ((type === 'pdf' || type === 'video') && pageConfig.ThumbSandbox === 'off') return 'viewers.thumbsNeedSandbox';
   if (type === 'pdf' && !pageConfig.ThumbTools.pdf) return 'viewers.pdfNeedsTool';
   if (type === 'video' && !pageConfig.ThumbTools.video) return 'viewers.videoNeedsTool';
