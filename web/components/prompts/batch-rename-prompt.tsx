@@ -71,8 +71,14 @@ export function BatchRenamePrompt({ items, folder, existing }: PromptData['batch
     const out = await applyBatchRename(folder, renames, new Set(existing), (done) => setBusy({ done, total: renames.length }));
     setBusy(null);
     if (!out.failed) return closePrompt();
-    const text = t('prompts.batch.stopped', { done: out.renamed, total: renames.length, name: renames[out.failed.item]!.from, message: errorText(out.failed.error) });
-    setStopped({ rows, results: resultsOf(rows, renames, out), text });
+    const results = resultsOf(rows, renames, out);
+    const said = { done: out.renamed, total: renames.length, name: renames[out.failed.item]!.from, message: errorText(out.failed.error) };
+    // An item whose way back from its temporary name was refused is not "left as it was": the message names it.
+    // There is at most one (planSteps finishes a cycle before it parks an item of the next).
+    const k = results.findIndex((r) => r.kind === 'parked');
+    const left = results[k];
+    const text = left?.kind === 'parked' ? t('prompts.batch.stoppedParked', { ...said, parked: rows[k]!.item.name, temp: left.name }) : t('prompts.batch.stopped', said);
+    setStopped({ rows, results, text });
   };
 
   return (
