@@ -7,6 +7,7 @@ import { HeavyWork } from '../../server/services/work/heavy-work';
 import { openRegular } from '../../server/fs/open-regular';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 import { listen, sha256, waitFor, type Live } from '../helpers/transfer-fixture';
+import { settled } from '../helpers/settle';
 
 let t: TestApp | null = null;
 let live: Live | null = null;
@@ -128,8 +129,9 @@ describe('heavy work limits', () => {
     const first = w.run<any>('alice', { kind: 'hash', fd: a.fd, algo: 'sha256' }, { settled: a.settled }).catch((e: any) => e);
     const b = await open();
     const queued = w.run<any>('alice', { kind: 'hash', fd: b.fd, algo: 'sha256' }, { settled: b.settled }).catch((e: any) => e); // alice's second waits
-    await Bun.sleep(20);
-    expect(w.stats()).toMatchObject({ running: 1, waiting: 1 });
+    // Both are taken in on later turns (the descriptors are handed over first): wait for that, not a fixed 20 ms.
+    const load = () => ({ running: w.stats().running, waiting: w.stats().waiting });
+    expect(await settled(load, { running: 1, waiting: 1 })).toEqual({ running: 1, waiting: 1 });
     const c = await open();
     const refused = await w.run<any>('bob', { kind: 'hash', fd: c.fd, algo: 'sha256' }, { settled: c.settled }).catch((e: any) => e); // bob could run...
     expect(refused.code).toBe('UNAVAILABLE'); // ...and did, until the time limit

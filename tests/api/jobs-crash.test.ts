@@ -1,10 +1,12 @@
 import { afterAll, expect, test } from 'bun:test';
+import { Database } from 'bun:sqlite';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Job } from '../../server/contract/job';
 import { startServer, type RunningServer } from '../helpers/binary';
 import { makeTree, tempsUnder } from '../helpers/jobs-fixture';
+import { settled } from '../helpers/settle';
 
 // A real server process (the compiled binary under npm test, else the sources) killed with SIGKILL in the middle of
 // a copy job, then restarted on the same data: the job is on record as interrupted with what was done, and the
@@ -41,7 +43,18 @@ test('kill -9 during a copy job, restart: the job is interrupted, nothing half-c
     await Bun.sleep(20);
   }
   expect(seen!.state).toBe('running');
-  await Bun.sleep(1_200); // progress and the temp's path are saved about once a second
+  // Progress and the temp's path are saved about once a second: wait until the row holds both (a fixed wait was a
+  // guess that a loaded machine can miss), read from the database file as the restarted server will read it.
+  const saved = () => {
+    const db = new Database(join(home, 'data', 'filedeck.db'), { readonly: true });
+    try {
+      const row = db.query('SELECT progress, temp_path AS tempPath FROM jobs WHERE id = ?').get(id) as { progress: string; tempPath: string };
+      return { copied: (JSON.parse(row.progress) as Job['progress']).filesDone > 0, temp: row.tempPath !== '' };
+    } finally {
+      db.close();
+    }
+  };
+  expect(await settled(saved, { copied: true, temp: true })).toEqual({ copied: true, temp: true });
   const first = running[0]!;
   first.proc.kill('SIGKILL');
   await first.proc.exited;

@@ -6,6 +6,7 @@ import { createLogger } from '../../server/core/log';
 import { MetricsRegistry } from '../../server/core/metrics';
 import { listenHttp } from '../../server/http/listen';
 import { ADMIN_PASSWORD, makeTestApp, type TestApp } from '../helpers/test-app';
+import { settled } from '../helpers/settle';
 
 const TOKEN = 'metrics-token-0123456789';
 let cleanup: (() => Promise<void>)[] = [];
@@ -144,7 +145,9 @@ describe('request metrics after a scripted workload', () => {
     expect(zip.status).toBe(200);
     const zipBytes = (await zip.arrayBuffer()).byteLength;
     expect(zipBytes).toBeGreaterThan(6000);
-    await Bun.sleep(50);
+    // The archive's last bytes are counted as they leave, which can be after the client has read them all.
+    const rawBytes = async () => (await scrape(url)).get('filedeck_http_response_bytes_total{route="/api/raw/*"}');
+    expect(await settled(rawBytes, zipBytes)).toBe(zipBytes);
 
     const m = await scrape(url);
     expect(m.get('filedeck_http_requests_total{route="/api/login",method="POST",status="200"}')).toBe(1);

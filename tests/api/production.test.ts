@@ -8,6 +8,8 @@ import { silentLogger } from '../../server/core/log';
 import type { PageConfig } from '../../server/contract/settings';
 import { startServer, type RunningServer } from '../helpers/binary';
 import { ADMIN_PASSWORD, makeTestApp, type TestApp } from '../helpers/test-app';
+import { settled } from '../helpers/settle';
+import { partFiles } from '../helpers/transfer-fixture';
 
 /** One HTTP/1.1 request over a raw socket, so the Host header is exactly what we send. */
 function rawRequest(port: number, head: string): Promise<{ status: number; body: string }> {
@@ -148,7 +150,8 @@ describe('signals drain in-flight requests with a deadline', () => {
     const name = `up-${Math.random().toString(36).slice(2)}.txt`;
     const upload = fetch(`${server.url}/api/resources/${name}`, { method: 'POST', headers: { 'X-Auth': token }, body, duplex: 'half' } as RequestInit)
       .then((r) => r.status, () => 0);
-    await Bun.sleep(300); // the request is in flight
+    // In flight means the server is writing it: its temp is there (a fixed wait let a slow start meet the signal first).
+    expect(await settled(() => partFiles(join(dir, 'files')).length, 1)).toBe(1);
     return { server, upload, release, name };
   }
 

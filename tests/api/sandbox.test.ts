@@ -7,6 +7,7 @@ import { execWarning } from '../../server/services/runner/create-runner';
 import { pageConfig } from '../../server/http/page-config';
 import { runCommandSocket } from '../helpers/command-socket';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
+import { settled } from '../helpers/settle';
 
 // Commands and hooks see only the acting user's scope: real bubblewrap, real sockets on 127.0.0.1.
 let t: TestApp | null = null;
@@ -71,8 +72,8 @@ describe('the command sandbox (bubblewrap)', () => {
     const open = await twoUsers({ execNetwork: 'true' });
     const reached = await open.run(line);
     expect(reached.exit).toBe(0);
-    await Bun.sleep(50);
-    expect(connections).toBe(1);
+    // The listener counts the connection on its own turn of the event loop, possibly after the command's exit.
+    expect(await settled(() => connections, 1)).toBe(1);
   });
 
   test('hooks run in the same sandbox: the acting user\'s scope only', async () => {

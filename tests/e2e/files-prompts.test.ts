@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { RunningServer } from '../helpers/binary';
+import { settled, textOrNull } from '../helpers/settle';
 import { closeSession, openSession, shot, workspace, type Session } from './browser';
 
 // Every prompt of the files view, and the operations behind them, checked on the page and on disk.
@@ -178,8 +179,9 @@ describe('files prompts', () => {
     await page.click('[data-testid=prompt-confirm]');
     await page.waitForSelector('[data-testid=prompt-replaceRename]');
     await page.click('[data-testid=prompt-confirm]');
-    await until(() => !existsSync(join(root, 'Archive', 'report.txt')), 'the overwriting move');
-    expect(readFileSync(join(root, 'Inbox', 'report.txt'), 'utf8')).toBe('an older report');
+    // Both ends of the overwriting move, read together until they settle (nothing here waits for the server's answer).
+    const moved = () => [existsSync(join(root, 'Archive', 'report.txt')), textOrNull(join(root, 'Inbox', 'report.txt'))];
+    expect(await settled(moved, [false, 'an older report'])).toEqual([false, 'an older report']);
   });
 
   test('delete with the Delete key and Enter; a folder goes with its contents', async () => {
@@ -223,8 +225,9 @@ describe('files prompts', () => {
   test('dragging an item onto a folder moves it there', async () => {
     await open('/');
     await page.dragAndDrop('[data-name="hello.txt"]', '[data-name=Target]');
-    await until(() => existsSync(join(root, 'Target', 'hello.txt')), 'the dragged file');
-    expect(existsSync(join(root, 'hello.txt'))).toBe(false);
+    // A move links the new name before it unlinks the old one: the new name showing up is not the end of the move.
+    const sides = () => [existsSync(join(root, 'Target', 'hello.txt')), existsSync(join(root, 'hello.txt'))];
+    expect(await settled(sides, [true, false])).toEqual([true, false]);
     await page.waitForSelector('[data-name="hello.txt"]', { state: 'detached' });
     await page.dblclick('[data-name=Target]');
     await page.waitForSelector('[data-name="hello.txt"]');
