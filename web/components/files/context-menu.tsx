@@ -11,8 +11,6 @@ export interface ContextMenuState {
   x: number;
   y: number;
   ctx: ActionContext;
-  /** Focus goes back here when the menu closes without running an action that moves it elsewhere. */
-  returnTo: HTMLElement | null;
 }
 
 /** The header's actions that act on a selection, plus Info: the same objects, so availability is decided once. */
@@ -25,6 +23,8 @@ const EDGE = 8;
 /**
  * The listing's context menu (right-click, the Menu key, Shift+F10): a role=menu of buttons, keyboard navigable
  * (arrows, Home/End; Esc or Tab closes), closed by a press outside it. It lives outside the listbox.
+ * onClose(refocus): true when the keyboard focus, which is in the menu, must go back to the listing (Esc, Tab, an
+ * action chosen); false when the pointer went elsewhere, which then decides the focus.
  */
 export function ContextMenu({ state, onClose }: { state: ContextMenuState; onClose(refocus: boolean): void }) {
   const { t } = useTranslation();
@@ -83,8 +83,9 @@ export function ContextMenu({ state, onClose }: { state: ContextMenuState; onClo
           className="context-menu__item"
           data-testid={`menu-${a.id}`}
           onClick={() => {
-            onClose(false);
+            // Run first: the listing must see whether the action opened a prompt (which returns the focus itself).
             a.run(state.ctx);
+            onClose(true);
           }}
         >
           <Icon name={a.icon} />

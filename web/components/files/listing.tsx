@@ -7,7 +7,9 @@ import { auth } from '../../state/auth.state';
 import { clipboard } from '../../state/clipboard.state';
 import { files } from '../../state/files.state';
 import { filterFor, listingFilter } from '../../state/listing-filter.state';
+import { noteListingFocus, returnListingFocus } from '../../state/listing-focus.state';
 import { goTo, rawAppPath } from '../../state/navigation';
+import { prompts } from '../../state/prompts.state';
 import { addSelected, keepSelected, removeSelected, resetSelection, selection, selectOnly, selectRange } from '../../state/selection.state';
 import '../../styles/files.css';
 import type { ItemHandlers } from './listing-item';
@@ -49,19 +51,23 @@ export function Listing({ folder }: { folder: WebResource }) {
   const onKeys = useListingKeys(shown, rowsApi, container);
   const focus = useListingFocus(folder, shown, partial, rowsApi, container);
   const [menu, setMenu] = useState<ContextMenuState | null>(null);
+  // The focus comes back through the listing's one focus request (state/listing-focus.state.ts): to the item the
+  // menu was opened on, or to the one now in its place. A prompt the action opened returns it when it closes.
   const closeMenu = useCallback((refocus: boolean) => {
-    setMenu((m) => {
-      if (refocus) m?.returnTo?.focus();
-      return null;
-    });
+    setMenu(null);
+    if (refocus && !prompts.current) returnListingFocus();
   }, []);
-  /** Opens the context menu for an item: it joins the selection first unless it is already part of it. */
+  /**
+   * Opens the context menu for an item: it joins the selection first unless it is already part of it, and it is
+   * noted as the item to return to (a right-click need not have focused it).
+   */
   const openMenu = (el: HTMLElement, x: number, y: number) => {
     const index = Number(el.dataset.index);
     if (!user || !Number.isInteger(index)) return;
     if (!selection.selected.has(index)) selectOnly(index);
+    noteListingFocus(folder.path, el.dataset.name ?? '', shown.position[index] ?? 0);
     const chosen = [...selection.selected].map((i) => items[i]).filter((i): i is WebResource => !!i);
-    setMenu({ x, y, ctx: { user, folder, selected: chosen }, returnTo: el });
+    setMenu({ x, y, ctx: { user, folder, selected: chosen } });
   };
   const onContextMenu = (e: MouseEvent<HTMLDivElement>) => {
     const el = (e.target as HTMLElement).closest<HTMLElement>('[data-testid=item]');

@@ -1,7 +1,7 @@
-import { useEffect, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 import { useSnapshot } from 'valtio';
 import type { WebResource } from '../../api/resources';
-import { folderKey, listingFocus, takeListingFocus } from '../../state/listing-focus.state';
+import { folderKey, listingFocus, returnListingFocus, takeListingFocus } from '../../state/listing-focus.state';
 import { prompts } from '../../state/prompts.state';
 import { moveCursor, selectOnly } from '../../state/selection.state';
 import type { ShownOrder } from './listing-order';
@@ -37,4 +37,48 @@ export function useFocusReturn(folder: WebResource, shown: ShownOrder, partial: 
     rows.current?.scrollToPos(pos);
     focusWhenRendered(container.current, index);
   }, [want, promptOpen, items, folder.path, shown, partial, rows, container]);
+
+  useKeepFocusOnReload(items, container);
+}
+
+/**
+ * A reload (a job ended, a file changed) must not drop the keyboard focus. Rows are recycled by place, so an item
+ * that moves to another row (a new folder sorted in before it) is a new element, and removing the focused one
+ * leaves the focus on <body>. When the listing held the focus and a commit that brought new items lost it, the
+ * focus goes back through the one request (to the item, or to the one now in its place). Focus lost without a
+ * reload (the focused item scrolled out of the rendered window) is the user's doing and is left alone.
+ */
+function useKeepFocusOnReload(items: WebResource['items'], container: RefObject<HTMLElement | null>): void {
+  const holds = useRef(false);
+  const seen = useRef(items);
+  useEffect(() => {
+    const box = container.current;
+    if (!box) return;
+    const into = () => void (holds.current = true);
+    const out = (e: FocusEvent) => {
+      const to = e.relatedTarget;
+      if (to instanceof Node) return void (holds.current = box.contains(to));
+      // Nowhere: a press on no focusable thing, or (Chromium) the focused element being removed, which blurs it
+      // while still connected. The commit removing it runs its layout effects before this microtask.
+      const from = e.target as Node;
+      queueMicrotask(() => {
+        if (from.isConnected) holds.current = false;
+      });
+    };
+    box.addEventListener('focusin', into);
+    box.addEventListener('focusout', out);
+    return () => {
+      box.removeEventListener('focusin', into);
+      box.removeEventListener('focusout', out);
+    };
+  }, [container]);
+  // After every commit, so that the hold also ends when the item leaves without a reload (scrolled away).
+  useLayoutEffect(() => {
+    const reloaded = seen.current !== items;
+    seen.current = items;
+    const active = document.activeElement;
+    if (!holds.current || (active && active !== document.body)) return;
+    holds.current = false;
+    if (reloaded) returnListingFocus();
+  });
 }
