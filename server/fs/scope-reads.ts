@@ -1,0 +1,60 @@
+import type { Stats } from 'node:fs';
+import { wrapFs } from './fs-errors';
+import { openRegular, type ReadHandle } from './open-regular';
+import { ScopePaths } from './scope-paths';
+
+/** ScopedFs's reads of file content: only regular files, only after the scope checks (server/fs/scoped-fs.ts). */
+export class ScopeReads extends ScopePaths {
+  /**
+   * Opens a file this scope already resolved (a stat or listing result) for reading its content, only when it is a
+   * regular file (fs/open-regular.ts: FIFOs, sockets and devices are a 400 before any open). The caller closes it.
+   */
+  private async openContent(real: string) {
+    this.checkReal(real);
+    return openRegular(real);
+  }
+
+  /** The first `n` bytes of a file this scope already resolved (a stat or listing result), for type sniffing. */
+  async head(real: string, n = 512): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+    const { handle } = await this.openContent(real);
+    try {
+      const buf = Buffer.alloc(n);
+      const { bytesRead } = await wrapFs(() => handle.read(buf, 0, n, 0));
+      return { bytes: buf.subarray(0, bytesRead), truncated: bytesRead === n };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** A whole (small) text file. Callers cap the size first; bytes appended since the open are not read. */
+  async readText(real: string): Promise<string> {
+    const { handle, stats } = await this.openContent(real);
+    try {
+      const buf = Buffer.alloc(stats.size);
+      let len = 0;
+      while (len < buf.length) {
+        const { bytesRead } = await wrapFs(() => handle.read(buf, len, buf.length - len, len));
+        if (bytesRead === 0) break;
+        len += bytesRead;
+      }
+      return buf.toString('utf8', 0, len);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * Hex digest of a regular file, computed by `digest` off the event loop (services/work: a worker thread reads
+   * the descriptor). The descriptor stays open until `digest` says the reader has truly stopped (`settled`), even
+   * when the answer came earlier (cancelled, timed out): a closed, reused descriptor must never be read.
+   */
+  async hash(real: string, algo: 'md5' | 'sha1' | 'sha256' | 'sha512', digest: (fd: number, algo: string, settled: () => void) => Promise<string>): Promise<string> {
+    const { handle } = await this.openContent(real);
+    return digest(handle.fd, algo, () => void handle.close().catch(() => {}));
+  }
+
+  /** Opens a regular file of the scope for reading (FIFOs, sockets and devices refused before any open). The caller closes it. */
+  async openRead(vpath: string): Promise<{ handle: ReadHandle; stats: Stats }> {
+    return this.openContent(await this.real(vpath));
+  }
+}

@@ -1,0 +1,107 @@
+import { lstat, mkdir, rm, rmdir, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { dirname } from 'node:path';
+import { exists, forbidden } from '../core/errors';
+import { fromFsError, wrapFs } from './fs-errors';
+import { place } from './place';
+import { ScopeListing } from './scope-listing';
+import { movedAway, movedOr, TempEntry } from './temp-file';
+import { parentOf } from './virtual-path';
+
+export const FILE_MODE = 0o640;
+export const DIR_MODE = 0o750;
+
+/**
+ * ScopedFs's writes of single entries (server/fs/scoped-fs.ts): folders made, files written through a temp and
+ * placed whole, entries removed. Every target is re-resolved through real() right before it is touched.
+ */
+export class ScopeWrites extends ScopeListing {
+  /** Creates a folder and its missing parents inside the scope. */
+  async mkdirp(vpath: string): Promise<void> {
+    const real = await this.real(vpath);
+    await wrapFs(() => mkdir(real, { recursive: true, mode: DIR_MODE }));
+    await this.real(vpath); // re-check: a racing symlink swap must not leave us pointing outside
+  }
+
+  /**
+   * Writes a file atomically: the body streams into a locked temp file in the target's folder, is synced, and is
+   * placed only when complete. On any error (client abort, disk full, folder moved away) the temp file is removed
+   * wherever it now is and the previous file is untouched. `exclusive` makes the create atomic no-replace: of
+   * concurrent exclusive writes to one name exactly one lands, the others get EXISTS.
+   */
+  async writeFile(vpath: string, body: AsyncIterable<Uint8Array> | null, opts: { exclusive?: boolean; mode?: number } = {}): Promise<Stats> {
+    await this.mkdirp(parentOf(vpath));
+    const target = await this.real(vpath);
+    const tmp = await TempEntry.create(dirname(target), { mode: opts.mode ?? FILE_MODE });
+    this.observer?.temp?.(tmp.path);
+    try {
+      if (body) for await (const chunk of body) await writeAll(tmp, chunk);
+      await tmp.fh.sync();
+      return await this.commitTemp(tmp, vpath, opts.exclusive ?? false);
+    } catch (e) {
+      await tmp.discard();
+      throw fromFsError(e);
+    } finally {
+      await tmp.close();
+    }
+  }
+
+  /** Creates an empty, locked temp file next to a target (for resumable uploads). The caller closes it. */
+  async createTemp(vpath: string): Promise<TempEntry> {
+    await this.mkdirp(parentOf(vpath));
+    const target = await this.real(vpath);
+    return TempEntry.create(dirname(target), { mode: FILE_MODE });
+  }
+
+  /**
+   * Places a finished temp file at the target (re-checking the scope first): over an existing file, or with
+   * `exclusive` only while the name is free (atomically). EXISTS when the folder moved or the name is taken; the
+   * caller discards the temp on any error.
+   */
+  async commitTemp(tmp: TempEntry, vpath: string, exclusive: boolean): Promise<Stats> {
+    const target = await this.real(vpath);
+    await this.stillBeside(tmp, target);
+    const st = await lstat(target).catch(() => null);
+    if (st?.isDirectory()) throw exists('a folder has that name');
+    if (exclusive && st) throw exists();
+    if (!(await wrapMoved(() => place(tmp.path, target, false, !exclusive)))) throw exists();
+    tmp.committed();
+    return wrapFs(() => stat(target));
+  }
+
+  /** The temp must still sit in the target's real folder: a folder renamed, deleted or swapped meanwhile is a 409. */
+  protected async stillBeside(tmp: TempEntry, target: string): Promise<void> {
+    if (dirname(target) !== dirname(tmp.path) || (await tmp.where()) !== tmp.path) throw movedAway();
+  }
+
+  /** Removes a file or a folder tree. Symlinks inside are removed as links, never followed. */
+  async remove(vpath: string): Promise<void> {
+    if (vpath === '/') throw forbidden();
+    await this.real(vpath);
+    const disk = this.lexical(vpath);
+    await wrapFs(async () => {
+      await lstat(disk);
+      await rm(disk, { recursive: true, force: false });
+    });
+  }
+
+  /** Removes a folder only while it is empty (undoing a folder this process just made); never follows a link. */
+  async removeEmptyFolder(vpath: string): Promise<void> {
+    if (vpath === '/') throw forbidden();
+    await this.real(vpath);
+    await wrapFs(() => rmdir(this.lexical(vpath)));
+  }
+}
+
+async function writeAll(tmp: TempEntry, chunk: Uint8Array): Promise<void> {
+  for (let off = 0; off < chunk.length; ) off += (await tmp.fh.write(chunk, off, chunk.length - off)).bytesWritten;
+}
+
+/** ENOENT while placing means the destination folder went away meanwhile: a conflict with a clear message. */
+export async function wrapMoved<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw movedOr(e);
+  }
+}
