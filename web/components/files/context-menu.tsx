@@ -65,8 +65,9 @@ export function ContextMenu({ state, onClose }: { state: ContextMenuState; onClo
     e.stopPropagation();
     if (e.key === 'ArrowDown') move(at + 1);
     else if (e.key === 'ArrowUp') move(at - 1);
-    else if (e.key === 'Home') move(0);
-    else if (e.key === 'End') move(items.length - 1);
+    // PageUp/PageDown would scroll the page behind, which closes the menu: they go to the ends instead.
+    else if (e.key === 'Home' || e.key === 'PageUp') move(0);
+    else if (e.key === 'End' || e.key === 'PageDown') move(items.length - 1);
     else if (e.key === 'Escape' || e.key === 'Tab') onClose(true);
     else return;
     e.preventDefault();
