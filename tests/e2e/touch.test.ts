@@ -186,7 +186,16 @@ describe('touch in the listing', () => {
     expect(await selectedNames()).toEqual([]);
     // the rows in view are rendered, and a tap opens the one under the finger
     const later = 'item-40.txt';
-    for (let i = 0; i < 12 && !(await page.locator(item(later)).count()); i++) await stroke({ x: 180, y: 600 }, { x: 180, y: 200 });
+    // Stroke towards it until it is rendered once the page has come to rest (a fling on a slow machine may carry
+    // past it: then the next stroke goes back).
+    const rendered = () => page.$$eval('[data-testid=item]', (els) => els.map((e) => Number(/item-(\d+)/.exec(e.getAttribute('data-name') ?? '')?.[1] ?? -1)));
+    for (let i = 0; i < 20; i++) {
+      await settled();
+      const shown = await rendered();
+      if (shown.includes(40)) break;
+      const down = Math.max(...shown) < 40;
+      await stroke({ x: 180, y: down ? 600 : 300 }, { x: 180, y: down ? 300 : 600 });
+    }
     expect(await selectedNames()).toEqual([]);
     await tapOn(item(later));
     await page.waitForURL(`${base}/files/Album/Many/${later}`);
