@@ -76,6 +76,15 @@ export function put(root: string, rel: string, data: string | Uint8Array): void 
   writeFileSync(full, data);
 }
 
+/** A real HEIC photo at `root/rel`, encoded by heif-enc (Debian libheif-examples) from a PNG made in `scratch`. */
+export async function heic(scratch: string, root: string, rel: string, w: number, h: number): Promise<void> {
+  const src = join(scratch, 'src.png');
+  put(scratch, 'src.png', await png(w, h, [60, 140, 230]));
+  mkdirSync(join(root, rel, '..'), { recursive: true });
+  const r = Bun.spawnSync(['heif-enc', '-q', '40', src, '-o', join(root, rel)], { stdout: 'ignore' });
+  if (r.exitCode !== 0) throw new Error(`heif-enc failed (${r.exitCode})`);
+}
+
 export { loginAs as login } from './browser';
 
 /** The decoded names of a folder's items in the server's order, for the previewer's previous/next. */

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { cli, type RunningServer } from '../helpers/binary';
 import { closeSession, loginAs, newPage, openSession, shot, workspace, type Session } from './browser';
-import { png, put } from './viewers-fixture';
+import { heic, png, put } from './viewers-fixture';
 
 // A server started with thumbnails off: its preview gate (server/services/preview/preview-gate.ts) lets no HEIC
 // decoder run, so the previewer must offer the download instead of a broken image.
@@ -17,10 +16,8 @@ let session: Session | undefined;
 
 beforeAll(async () => {
   if (!HAVE) return;
-  const src = join(ws.dir, 'src.png');
-  put(ws.dir, 'src.png', await png(640, 480, [60, 140, 230]));
   put(root, 'Photos/beach.png', await png(400, 300));
-  expect(Bun.spawnSync(['heif-enc', '-q', '40', src, '-o', join(root, 'Photos', 'IMG_0420.heic')], { stdout: 'ignore' }).exitCode ?? 1).toBe(0);
+  await heic(ws.dir, root, 'Photos/IMG_0420.heic', 640, 480);
   session = await openSession(ws, PW, ['--enableThumbnails', 'false']);
   ({ server, page } = session);
 }, 60_000);

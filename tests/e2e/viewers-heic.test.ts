@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { cli, type RunningServer } from '../helpers/binary';
 import { closeSession, openSession, shot, workspace, type Session } from './browser';
-import { png, put } from './viewers-fixture';
+import { heic, png, put } from './viewers-fixture';
 
 // HEIC photos in Debian's Chromium (which cannot decode HEIC): the mosaic shows the server's thumbnail and the
 // previewer the server's big preview, never the original (issue 16 item 1).
@@ -17,10 +16,8 @@ let session: Session | undefined;
 
 beforeAll(async () => {
   if (!HAVE) return;
-  const src = join(ws.dir, 'src.png');
-  put(ws.dir, 'src.png', await png(1600, 1200, [60, 140, 230]));
   put(root, 'Photos/beach.png', await png(400, 300));
-  expect(Bun.spawnSync(['heif-enc', '-q', '40', src, '-o', join(root, 'Photos', 'IMG_0420.heic')], { stdout: 'ignore' }).exitCode ?? 1).toBe(0);
+  await heic(ws.dir, root, 'Photos/IMG_0420.heic', 1600, 1200);
   session = await openSession(ws, PW, [], async () => {
     expect((await cli(['-d', db, '-r', root, 'users', 'update', 'admin', '--viewMode', 'mosaic'])).code).toBe(0);
   });
