@@ -2,7 +2,8 @@
  * Listing benchmark (issue 15), each figure against nginx autoindex JSON measured in the same run:
  *   a 100,000-file folder (time, server RSS before/after/peak), a 10,000-file folder, and requests/s on a 20-file
  *   folder with server and nginx each pinned to core 0 (taskset, all threads), 8 requests in flight (wrk when
- *   installed: `apt-get install -y wrk`; else a fetch loop), and the CPU each spent per request.
+ *   installed: `apt-get install -y wrk`; else a fetch loop), and the CPU each spent per request; then the runtime's
+ *   floor for the same folder (scripts/bench/floor-server.ts: a bare Bun.serve, fixed body and plain readdir+lstat).
  * Usage: bun scripts/bench/listing.bench.ts   (FILEDECK_BIN = a compiled binary; otherwise the sources run)
  */
 import { spawn, type Subprocess } from 'bun';
@@ -146,6 +147,18 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
     note(`20-file folder, requests/s on one core (${how})`, `${ours.rps.toFixed(0)} (nginx ${theirs.rps.toFixed(0)}, ratio ${(ours.rps / theirs.rps).toFixed(2)}x)`);
     note('  CPU per request', `${ours.cpuUs.toFixed(0)} µs (nginx ${theirs.cpuUs.toFixed(0)} µs, ratio ${(ours.cpuUs / theirs.cpuUs).toFixed(1)}x)`);
   } else note(`20-file folder, requests/s on one core (${how})`, `${ours.rps.toFixed(0)}, ${ours.cpuUs.toFixed(0)} µs CPU per request`);
+  // Where the CPU goes: the same folder served by a bare Bun.serve, first with a fixed body (HTTP alone), then read
+  // the plainest way (readdir, lstat, JSON). Filedeck above `listing` is what auth, rules, types, sorting and the
+  // framework cost; `listing` above nginx is what the runtime costs for the plainest code.
+  for (const mode of ['hello', 'listing'] as const) {
+    const fport = port();
+    const floor = spawn([process.execPath, join(import.meta.dir, 'floor-server.ts'), String(fport), join(data, 'small'), mode], { stdout: 'ignore', stderr: 'ignore' });
+    procs.push(floor);
+    await up(`http://127.0.0.1:${fport}/`);
+    Bun.spawnSync(['taskset', '-a', '-p', '-c', '0', String(floor.pid)], { stdout: 'ignore' });
+    const r = await small(`http://127.0.0.1:${fport}/`, {}, floor.pid);
+    note(`  floor: bare Bun.serve, ${mode === 'hello' ? 'fixed body' : 'readdir + lstat + JSON'}`, `${r.rps.toFixed(0)} req/s, ${r.cpuUs.toFixed(0)} µs CPU per request (Filedeck ${ours.cpuUs.toFixed(0)} µs)`);
+  }
 } finally {
   for (const p of procs) p.kill();
   await Promise.all(procs.map((p) => p.exited));
