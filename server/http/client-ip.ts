@@ -6,9 +6,17 @@ import { ipInRanges, parseCidr, type Cidr } from '../core/net';
  */
 export function makeClientIp(trustedProxies: string[]) {
   const ranges = trustedProxies.map(parseCidr).filter((c): c is Cidr => !!c);
+  // The peer of a request never changes, and asking the server costs a getpeername(2) each time: several hooks
+  // and the audit ask for the same request, so the answer is kept with the request (and dies with it).
+  const peers = new WeakMap<Request, string>();
   const peerOf = (req: Request, server: unknown): string => {
-    const s = server as { requestIP?: (r: Request) => { address: string } | null } | null;
-    return s?.requestIP?.(req)?.address ?? 'local';
+    let peer = peers.get(req);
+    if (peer === undefined) {
+      const s = server as { requestIP?: (r: Request) => { address: string } | null } | null;
+      peer = s?.requestIP?.(req)?.address ?? 'local';
+      if (s) peers.set(req, peer);
+    }
+    return peer;
   };
   return {
     peer: peerOf,
