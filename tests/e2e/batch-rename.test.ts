@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { cli, type RunningServer } from '../helpers/binary';
+import { namesOrNull, settled, textOrNull } from '../helpers/settle';
 import { closeSession, loginAs, newPage, openSession, shot, workspace, type Session } from './browser';
 
 // Batch rename and the single rename's selection (issue 16 item 5), checked on the page and on disk.
@@ -21,13 +22,8 @@ const put = (folder: string, ...names: string[]) => {
 };
 const ls = (folder: string) => readdirSync(join(root, folder)).sort();
 const body = (folder: string, name: string) => readFileSync(join(root, folder, name), 'utf8');
-/** The bodies of names once they all read as expected, or as they are after 10 s; a name that is mid-rename (parked
- *  under its temporary name) reads as null instead of throwing. */
-const bodiesWhenSettled = async (folder: string, names: string[], expected: string[]) => {
-  const read = () => names.map((n) => { try { return body(folder, n); } catch { return null; } });
-  for (let i = 0; i < 100 && JSON.stringify(read()) !== JSON.stringify(expected); i++) await page.waitForTimeout(100);
-  return read();
-};
+/** The bodies of names, null for one that is mid-rename (parked under its temporary name): a read for `settled`. */
+const bodies = (folder: string, names: string[]) => names.map((n) => textOrNull(join(root, folder, n)));
 
 beforeAll(async () => {
   put('Trip', 'beach.jpg', 'Airport.jpg', 'city.jpg', 'dinner.jpg', 'early.jpg', 'notes.txt');
@@ -37,6 +33,8 @@ beforeAll(async () => {
   put('Swap', 'a-b.txt', 'b-a.txt', '1.txt', '2.txt', '3.txt');
   put('Slow', `${'a'.repeat(40)}!.txt`, 'x.txt');
   put('Stop', 'p.txt', 'q.txt');
+  put('Part', 'x.txt', 'y.txt', 'z.txt');
+  put('Back', 'm.txt', 'n.txt');
   session = await openSession(ws, PW);
   ({ server, browser, page } = session);
 });
@@ -193,7 +191,7 @@ describe('batch rename', () => {
     await page.waitForFunction(() => !document.querySelector('[data-testid=undo-toast]'));
     // The undo is a batch of its own, through a temporary name: wait until every file reads back, not just the first.
     const names = ['1.txt', '2.txt', '3.txt'];
-    expect(await bodiesWhenSettled('Swap', names, names)).toEqual(names);
+    expect(await settled(() => bodies('Swap', names), names)).toEqual(names);
     expect(ls('Swap')).toEqual(['1.txt', '2.txt', '3.txt', 'a-b.txt', 'b-a.txt']);
   });
 
@@ -212,6 +210,59 @@ describe('batch rename', () => {
     await shot(page, 'batch-rename-stopped-1280-light');
     await page.click('[data-testid=prompt-close]');
     await page.waitForSelector('[data-testid=prompt-batchRename]', { state: 'detached' });
+  });
+
+  test('a batch stopped at its 2nd of 3 offers to undo only the 1st, and the undo puts back only that one', async () => {
+    await open('/Part/');
+    await batchOf(['x.txt', 'y.txt', 'z.txt']);
+    await page.fill('[data-testid=batch-pattern]', '{name}-new{ext}');
+    // Taken behind the page's back: the 2nd rename is refused (409) and the 3rd never tried.
+    writeFileSync(join(root, 'Part', 'y-new.txt'), 'someone else');
+    await page.click('[data-testid=prompt-confirm]');
+    await page.waitForSelector('[data-testid=batch-stopped]');
+    expect(await page.textContent('[data-testid=batch-stopped]')).toContain('Stopped after 1 of 3');
+    expect(await page.locator('[data-testid=batch-row] .batch__status').allTextContents()).toEqual(['Renamed', expect.stringContaining('Failed'), 'Not renamed']);
+    // The toast is offered before the prompt reports the stop: it is up by now, and counts the one item renamed.
+    expect(await page.textContent('[data-testid=undo-toast] .undo-toast__text')).toBe('1 item renamed');
+    // Light first: after a switch back from dark, Chromium's shot showed stale text colours (the computed ones were right).
+    for (const [width, scheme] of [[375, 'light'], [1280, 'light'], [1280, 'dark'], [375, 'dark']] as const) {
+      await page.setViewportSize({ width, height: 800 });
+      // Reduced motion: the colours change at once, not in a 0.15 s transition the shot would catch half-way.
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      // The page repaints in its own matchMedia listener, after emulateMedia returns: wait for that.
+      await page.waitForFunction((want) => document.documentElement.dataset.theme === want, scheme);
+      await shot(page, `batch-rename-partial-${width}-${scheme}`, { fullPage: false });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+    await page.click('[data-testid=prompt-close]');
+    await page.waitForSelector('[data-testid=prompt-batchRename]', { state: 'detached' });
+    await page.locator('[data-testid=listing]').focus();
+    await page.keyboard.press('Control+z');
+    // Only x-new.txt goes back: y.txt and z.txt were never renamed, and the newcomer keeps its name and content.
+    const want = ['x.txt', 'y-new.txt', 'y.txt', 'z.txt'];
+    expect(await settled(() => namesOrNull(join(root, 'Part')), want)).toEqual(want);
+    expect(bodies('Part', want)).toEqual(['x.txt', 'someone else', 'y.txt', 'z.txt']);
+  });
+
+  test('the undo stops at its first refusal (in the reverse order) and says which item and how far it got', async () => {
+    await open('/Back/');
+    await batchOf(['m.txt', 'n.txt']);
+    await page.fill('[data-testid=batch-pattern]', '{name}-new{ext}');
+    await page.click('[data-testid=prompt-confirm]');
+    await page.waitForSelector('[data-testid=prompt-batchRename]', { state: 'detached' });
+    expect(await page.textContent('[data-testid=undo-toast] .undo-toast__text')).toBe('2 items renamed');
+    expect(await settled(() => namesOrNull(join(root, 'Back')), ['m-new.txt', 'n-new.txt'])).toEqual(['m-new.txt', 'n-new.txt']);
+    // n.txt, the old name of the item renamed last (the first the undo moves back), is taken meanwhile.
+    writeFileSync(join(root, 'Back', 'n.txt'), 'someone else');
+    await page.locator('[data-testid=listing]').focus();
+    await page.keyboard.press('Control+z');
+    // The error is shown once the undo has stopped: m-new.txt was not moved back after the refusal.
+    await page.waitForSelector('[data-testid=notice-error]');
+    expect(await page.textContent('[data-testid=notice-error]')).toContain('Undo stopped after 0 of 2: n-new.txt could not get its name n.txt back');
+    expect(namesOrNull(join(root, 'Back'))).toEqual(['m-new.txt', 'n-new.txt', 'n.txt']);
+    expect(textOrNull(join(root, 'Back', 'n.txt'))).toBe('someone else');
+    await page.click('[data-testid=notice-close]');
   });
 
   test('screenshots at 375 and 1280, light and dark, and in Arabic', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { applyPattern, canApply, checkNames, compileFind, dayOf, listingOrder, nameProblem, patternNames, splitExtension, type BatchItem } from '../../web/state/batch-rename';
-import { planSteps, type Rename } from '../../web/state/batch-rename-plan';
+import { planSteps, undoSteps, type Rename, type Step } from '../../web/state/batch-rename-plan';
 
 // Batch rename's pure logic (issue 16 item 5): tokens, find/replace, conflicts, and the order of the renames.
 const file = (name: string, index: number, modified = '2024-03-09T10:00:00'): BatchItem => ({ name, isDir: false, modified, index });
@@ -125,5 +125,23 @@ describe('planSteps', () => {
     expect(disk.length).toBe(10_000);
     expect(disk.includes('f0')).toBe(false);
     expect(disk.includes('f10000')).toBe(true);
+  });
+});
+
+describe('undoSteps', () => {
+  const step = (from: string, to: string, item: number, temporary = false): Step => ({ from, to, item, temporary });
+  test('a finished swap is taken back by its own steps in the reverse order, through the same temporary name', () => {
+    const renames = [{ from: 'a', to: 'b' }, { from: 'b', to: 'a' }];
+    const done = [step('a', 't', 0, true), step('b', 'a', 1), step('t', 'b', 0)];
+    expect(undoSteps(renames, done, ['b', 'a'])).toEqual([step('b', 't', 0, true), step('a', 'b', 1), step('t', 'a', 0)]);
+  });
+  test('a stopped batch: only the items that reached their new name; one parked item goes home last; one restored has nothing', () => {
+    // p renamed; the cycle x→y→z→x stopped after z took x's name (x parked at t, its way back refused); q parked and restored.
+    const renames = [{ from: 'p', to: 'p1' }, { from: 'x', to: 'y' }, { from: 'y', to: 'z' }, { from: 'z', to: 'x' }, { from: 'q', to: 'r' }];
+    const done = [step('p', 'p1', 0), step('x', 't', 1, true), step('z', 'x', 3), step('q', 'u', 4, true), step('u', 'q', 4)];
+    expect(undoSteps(renames, done, ['p1', 't', 'y', 'x', 'q'])).toEqual([step('x', 'z', 3), step('p1', 'p', 0), step('t', 'x', 1)]);
+  });
+  test('nothing renamed and nothing parked: nothing to undo', () => {
+    expect(undoSteps([{ from: 'a', to: 'b' }], [], ['a'])).toEqual([]);
   });
 });

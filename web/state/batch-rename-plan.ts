@@ -78,3 +78,23 @@ export function randomTag(length = 8): string {
   const bytes = crypto.getRandomValues(new Uint8Array(length));
   return Array.from(bytes, (b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36]).join('');
 }
+
+/**
+ * The steps that take back what a batch did, given `done` (every step that went through, in order, the way back of a
+ * parked item included) and `at` (the name each item has now). Only items that reached their new name are reversed:
+ * their steps, undone in the reverse order, each meet the folder as the forward batch left it, so no new plan (and no
+ * new temporary name) is needed. An item back at its old name has nothing to undo. An item still parked under a
+ * temporary name is offered its old name last, after everything that could stand in its way has moved back.
+ */
+export function undoSteps(renames: readonly Rename[], done: readonly Step[], at: readonly string[]): Step[] {
+  const renamed = (i: number) => at[i] === renames[i]!.to;
+  const temps = new Set(done.filter((s) => s.temporary).map((s) => s.to));
+  const back = done
+    .filter((s) => renamed(s.item))
+    .reverse()
+    .map((s): Step => ({ from: s.to, to: s.from, item: s.item, temporary: temps.has(s.from) }));
+  at.forEach((now, i) => {
+    if (now !== renames[i]!.from && !renamed(i)) back.push({ from: now, to: renames[i]!.from, item: i, temporary: false });
+  });
+  return back;
+}
