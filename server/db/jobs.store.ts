@@ -20,6 +20,8 @@ export interface JobRow {
   finishedAt: number | null;
   /** Another process (the CLI, another instance) asked for a cancel; the process running the job acts on it. */
   cancelRequested: boolean;
+  /** The database's clock (unix ms) at the row's last change: what another instance follows it by. */
+  changedAt: number;
 }
 
 /** Which jobs to list: one owner's (null: everyone's), in some states (all when absent). */
@@ -31,7 +33,8 @@ export interface JobRowFilter {
 type Raw = Omit<JobRow, 'params' | 'progress' | 'result' | 'cancelRequested'> & { params: string; progress: string; result: string | null; cancelRequested: number };
 
 const SELECT = `SELECT id, owner, kind, params, state, progress, error, result, temp_path AS "tempPath", instance, heartbeat,
-  created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt", cancel_requested AS "cancelRequested" FROM jobs`;
+  created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt", cancel_requested AS "cancelRequested",
+  changed_at AS "changedAt" FROM jobs`;
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const fromRow = (r: Raw): JobRow => ({
@@ -46,17 +49,56 @@ const fromRow = (r: Raw): JobRow => ({
   startedAt: num(r.startedAt),
   finishedAt: num(r.finishedAt),
   cancelRequested: Number(r.cancelRequested) === 1,
+  changedAt: Number(r.changedAt),
 });
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
+/**
+ * The database's own clock in unix ms, written as `changed_at` by every write another instance must see: one
+ * clock for every instance, so no skew between hosts can hide a change from a follower.
+ */
+const CLOCK = {
+  sqlite: `CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`,
+  postgres: `CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)`,
+} as const;
+
 /** SQL for background jobs (both engines). Rows outlive restarts so a job's end is always on record. */
 export class JobsStore {
-  constructor(private readonly db: Sql) {}
+  private readonly clock: string;
+
+  constructor(private readonly db: Sql) {
+    this.clock = CLOCK[db.engine];
+  }
+
+  /**
+   * Whether other server processes may run jobs on this database: PostgreSQL. One SQLite file has one server (the
+   * CLI runs no jobs; its cancels are carried out, and emitted, by the server holding the job).
+   */
+  get shared(): boolean {
+    return this.db.engine === 'postgres';
+  }
+
+  /** The database's clock now (unix ms), the time base of `changed_at`. */
+  async now(): Promise<number> {
+    return Number((await this.db.get<{ t: number }>(`SELECT ${this.clock} AS t`))!.t);
+  }
+
+  /**
+   * Rows changed by other instances after the point (`t`, `id`) in (changed_at, id) order, at most `limit`: a
+   * follower's poll. Rows of `except` (the caller) are left out: it emits its own changes as they happen.
+   */
+  async changedSince(t: number, id: number, except: string, limit: number): Promise<JobRow[]> {
+    const rows = await this.db.all<Raw>(
+      `${SELECT} WHERE (changed_at > ?1 OR (changed_at = ?1 AND id > ?2)) AND instance <> ?3 ORDER BY changed_at, id LIMIT ?4`,
+      t, id, except, limit,
+    );
+    return rows.map(fromRow);
+  }
 
   async insert(j: Pick<JobRow, 'owner' | 'kind' | 'params' | 'progress' | 'instance'>, now: number): Promise<number> {
     const r = await this.db.get<{ id: number }>(
-      `INSERT INTO jobs (owner, kind, params, state, progress, instance, heartbeat, created_at) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?) RETURNING id`,
+      `INSERT INTO jobs (owner, kind, params, state, progress, instance, heartbeat, created_at, changed_at) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ${this.clock}) RETURNING id`,
       j.owner, j.kind, JSON.stringify(j.params), JSON.stringify(j.progress), j.instance, now, now,
     );
     return Number(r!.id);
@@ -85,7 +127,7 @@ export class JobsStore {
 
   /** Marks a queued job running; false when its row is no longer queued (cancelled by another process, or taken for dead). */
   async started(id: number, now: number): Promise<boolean> {
-    const r = await this.db.run(`UPDATE jobs SET state = 'running', started_at = ?, heartbeat = ? WHERE id = ? AND state = 'queued'`, now, now, id);
+    const r = await this.db.run(`UPDATE jobs SET state = 'running', started_at = ?, heartbeat = ?, changed_at = ${this.clock} WHERE id = ? AND state = 'queued'`, now, now, id);
     return r.changes === 1;
   }
 
@@ -95,7 +137,7 @@ export class JobsStore {
    */
   async cancelQueued(id: number, now: number): Promise<boolean> {
     const r = await this.db.run(
-      `UPDATE jobs SET state = 'cancelled', error = 'cancelled', cancel_requested = 1, temp_path = '', finished_at = ?, heartbeat = ? WHERE id = ? AND state = 'queued'`,
+      `UPDATE jobs SET state = 'cancelled', error = 'cancelled', cancel_requested = 1, temp_path = '', finished_at = ?, heartbeat = ?, changed_at = ${this.clock} WHERE id = ? AND state = 'queued'`,
       now, now, id,
     );
     return r.changes === 1;
@@ -103,7 +145,7 @@ export class JobsStore {
 
   /** Asks the process running a job to cancel it (it checks at its next tick); false when the job has ended. */
   async requestCancel(id: number): Promise<boolean> {
-    const r = await this.db.run(`UPDATE jobs SET cancel_requested = 1 WHERE id = ? AND state IN ('queued', 'running')`, id);
+    const r = await this.db.run(`UPDATE jobs SET cancel_requested = 1, changed_at = ${this.clock} WHERE id = ? AND state IN ('queued', 'running')`, id);
     return r.changes === 1;
   }
 
@@ -115,13 +157,13 @@ export class JobsStore {
   }
 
   async progress(id: number, p: JobProgress, tempPath: string, now: number): Promise<void> {
-    await this.db.run('UPDATE jobs SET progress = ?, temp_path = ?, heartbeat = ? WHERE id = ?', JSON.stringify(p), tempPath, now, id);
+    await this.db.run(`UPDATE jobs SET progress = ?, temp_path = ?, heartbeat = ?, changed_at = ${this.clock} WHERE id = ?`, JSON.stringify(p), tempPath, now, id);
   }
 
   /** Ends a job (only one that has not ended: a job marked interrupted by another instance stays so). */
   async finish(id: number, state: JobState, p: JobProgress, error: string, result: unknown, now: number): Promise<void> {
     await this.db.run(
-      `UPDATE jobs SET state = ?, progress = ?, error = ?, result = ?, temp_path = '', finished_at = ?, heartbeat = ? WHERE id = ? AND state IN ('queued', 'running')`,
+      `UPDATE jobs SET state = ?, progress = ?, error = ?, result = ?, temp_path = '', finished_at = ?, heartbeat = ?, changed_at = ${this.clock} WHERE id = ? AND state IN ('queued', 'running')`,
       state, JSON.stringify(p), error, result === null ? null : JSON.stringify(result), now, now, id,
     );
   }
@@ -140,7 +182,7 @@ export class JobsStore {
   /** Marks one dead job interrupted (once: a concurrent instance doing the same changes nothing). */
   async interrupt(id: number, error: string, now: number): Promise<boolean> {
     const r = await this.db.run(
-      `UPDATE jobs SET state = 'interrupted', error = ?, temp_path = '', finished_at = ? WHERE id = ? AND state IN ('queued', 'running')`,
+      `UPDATE jobs SET state = 'interrupted', error = ?, temp_path = '', finished_at = ?, changed_at = ${this.clock} WHERE id = ? AND state IN ('queued', 'running')`,
       error, now, id,
     );
     return r.changes === 1;

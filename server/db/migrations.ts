@@ -343,4 +343,16 @@ ALTER TABLE jobs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE jobs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
 `,
   },
+  {
+    version: 11,
+    name: 'jobs: a change stamp (the database clock at each write), so an instance follows the jobs other instances run',
+    sql: `
+ALTER TABLE jobs ADD COLUMN changed_at INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX jobs_changed ON jobs(changed_at);
+`,
+    pg: `
+ALTER TABLE jobs ADD COLUMN changed_at BIGINT NOT NULL DEFAULT 0;
+CREATE INDEX jobs_changed ON jobs(changed_at);
+`,
+  },
 ];

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Job } from '../../server/contract/job';
 import { filedeckCommand, startServer, type RunningServer } from '../helpers/binary';
+import { makeTree, readEvents } from '../helpers/jobs-fixture';
 import { nginxAvailable, startNginx, type Nginx } from '../helpers/nginx';
 import { postgresAvailable, startPostgres, type PgCluster } from '../helpers/postgres';
 
@@ -54,6 +56,23 @@ const login = async (base: string, username: string, password: string) => {
   return r.text();
 };
 const both = () => [a.url, b.url];
+
+/** One user's events stream on one instance: every job event it carried, and a wait for the one `until` names. */
+function follow(base: string, token: string, until: (j: Job) => boolean) {
+  const ac = new AbortController();
+  const seen: Job[] = [];
+  const done = fetch(`${base}/api/jobs/events`, { headers: { 'X-Auth': token }, signal: ac.signal }).then((res) => {
+    expect(res.status).toBe(200);
+    return readEvents(res, (event, data) => {
+      if (event !== 'job') return;
+      seen.push(data as Job);
+      return until(data as Job);
+    });
+  });
+  // A stream that never carries the event fails with what it did carry, rather than hanging the suite.
+  const wait = (ms: number) => Promise.race([done, Bun.sleep(ms).then(() => Promise.reject(new Error(`not within ${ms} ms: ${JSON.stringify(seen.map((j) => [j.id, j.state, j.progress.filesDone]))}`)))]);
+  return { seen, wait, stop: () => ac.abort() };
+}
 
 describe.skipIf(!!missing)('two instances behind nginx on one PostgreSQL database', () => {
   let admin: string;
@@ -125,6 +144,36 @@ describe.skipIf(!!missing)('two instances behind nginx on one PostgreSQL databas
     expect((await req(a.url, 'POST', '/api/logout', { token })).status).toBe(200);
     for (const base of [...both(), lb.url]) expect((await req(base, 'GET', '/api/users', { token })).status).toBe(401);
   });
+
+  test("a job run by instance 1 shows on instance 2's events stream, its progress and its end, to its owner only", async () => {
+    const N = 20_000; // a copy of a few seconds: its progress rows are read while it runs
+    makeTree(join(dir, 'files', 'many'), N, 64);
+    mkdirSync(join(dir, 'files', 'copies'));
+    mkdirSync(join(dir, 'files', 'carol', 'in'), { recursive: true });
+    writeFileSync(join(dir, 'files', 'carol', 'in', 'a.txt'), 'carol');
+    const made = await req(a.url, 'POST', '/api/users', { token: admin, body: { what: 'user', which: [], current_password: ADMIN, data: { username: 'carol', password: BOB, scope: '/carol', perm: { create: true, download: true } } } });
+    expect(made.status).toBe(201);
+    const carol = await login(a.url, 'carol', BOB);
+    let id = 0;
+    const adminStream = follow(b.url, admin, (j) => j.id === id && j.state === 'done');
+    const carolStream = follow(b.url, carol, (j) => j.kind === 'copy' && j.state === 'done');
+    const started = await req(a.url, 'POST', '/api/jobs', { token: admin, body: { kind: 'copy', items: ['/many'], destination: '/copies' } });
+    expect(started.status).toBe(202);
+    id = ((await started.json()) as Job).id;
+    await adminStream.wait(120_000);
+    const mine = adminStream.seen.filter((j) => j.id === id);
+    expect(mine.some((j) => j.state === 'running' && j.progress.filesDone > 0 && j.progress.filesDone < N)).toBe(true);
+    expect(mine.at(-1)).toMatchObject({ state: 'done', owner: mine[0]!.owner, progress: { filesDone: N, filesTotal: N } });
+    expect(mine.filter((j) => j.state === 'done')).toHaveLength(1);
+    // Carol's own job, started after the admin's ended, reaches her stream on instance 2; the admin's never did.
+    const hers = await req(a.url, 'POST', '/api/jobs', { token: carol, body: { kind: 'copy', items: ['/in/a.txt'], destination: '/' } });
+    expect(hers.status).toBe(202);
+    await carolStream.wait(60_000);
+    expect(carolStream.seen.some((j) => j.id === id)).toBe(false);
+    expect(new Set(carolStream.seen.map((j) => j.id))).toEqual(new Set([((await hers.json()) as Job).id]));
+    adminStream.stop();
+    carolStream.stop();
+  }, 180_000);
 
   test('the login rate limit counts across both instances', async () => {
     // Alternating instances cannot double the allowance: the counters are rows in the shared database.

@@ -8,11 +8,13 @@ import type { Actor } from '../actor';
 import { extractTarget } from '../archive/extract';
 import type { FilesService } from '../files/files.service';
 import { authorizePath, type Access } from '../policy/file-policy';
+import { JobFollower } from './job-follower';
 import { ProgressTracker } from './job-progress';
 import { interruptDead, STALE_MS } from './job-recovery';
 import { JobQueue } from './job-queue';
 import { parseJobRequest, type ValidRequest } from './job-request';
 import { runJob } from './job-runners';
+import { rowJob } from './job-view';
 
 export interface JobsDeps {
   store: JobsStore;
@@ -81,9 +83,12 @@ export class JobsService {
   private lastSave = 0;
   private lastBeat = 0;
   private ticker: Timer | null = null;
+  /** Other instances' job rows, emitted like local changes while anyone listens (PostgreSQL only: job-follower.ts). */
+  private readonly follower: JobFollower | null;
 
   constructor(private readonly deps: JobsDeps) {
     this.queue = new JobQueue(deps.slots?.global ?? 2, deps.slots?.perUser ?? 1);
+    this.follower = deps.store.shared ? new JobFollower(deps.store, this.instance, (j) => this.emit(j), deps.log) : null;
   }
 
   /** Validates and queues a job; what is wrong with it at once (bad paths, missing items, permissions) is a 4xx now. */
@@ -147,10 +152,17 @@ export class JobsService {
     return this.overlay((await this.deps.store.get(id)) ?? row);
   }
 
-  /** Every job change (state, and progress at most four times a second), for the SSE route. */
+  /**
+   * Every job change (state, and progress at most four times a second), for the SSE route: this process's jobs as
+   * they change, and (several instances on PostgreSQL) other instances' jobs as their rows change, about once a
+   * second, followed only while at least one listener is here.
+   */
   subscribe(fn: (job: Job) => void): () => void {
     this.listeners.add(fn);
-    return () => void this.listeners.delete(fn);
+    if (this.listeners.size === 1) this.follower?.start();
+    return () => {
+      if (this.listeners.delete(fn) && !this.listeners.size) this.follower?.stop();
+    };
   }
 
   /**
@@ -174,6 +186,7 @@ export class JobsService {
 
   /** Stops timers and every job of this process; their rows end as interrupted (a stop is not a user's cancel). */
   async close(): Promise<void> {
+    this.follower?.stop();
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     if (this.ticker) clearInterval(this.ticker);
@@ -304,11 +317,6 @@ export class JobsService {
 
   private overlay(r: JobRow): Job {
     const l = this.live.get(r.id);
-    if (l) return this.view(l);
-    return {
-      id: r.id, owner: r.owner, kind: r.kind, params: r.params, state: r.state, progress: r.progress, rate: 0, secondsLeft: null,
-      createdAt: r.createdAt, startedAt: r.startedAt, finishedAt: r.finishedAt, error: r.error, result: r.result as Job['result'],
-      ...(r.cancelRequested && (r.state === 'queued' || r.state === 'running') ? { cancelRequested: true } : {}),
-    };
+    return l ? this.view(l) : rowJob(r);
   }
 }
