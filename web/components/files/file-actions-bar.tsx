@@ -4,6 +4,7 @@ import { FILE_ACTIONS, type ActionContext, type ActionIcon } from '../../actions
 import type { Snapshot } from 'valtio';
 import type { TokenUser } from '../../../server/contract/user';
 import { IconButton } from '../ui/icon-button';
+import { usePublishedSize } from '../layout/use-published-size';
 
 const VIEW_ICONS: Record<string, ActionIcon> = { list: 'viewList', mosaic: 'viewMosaic', 'mosaic gallery': 'viewGallery' };
 const VIEW_LABELS = { list: 'header.list', mosaic: 'header.mosaic', 'mosaic gallery': 'header.mosaicGallery' } as const;
@@ -45,13 +46,15 @@ export function HeaderActions({ user, folder, selected, multiple }: ActionsProps
   );
 }
 
-/** Narrow screens: the selection's actions in a bar at the bottom, with the selected count. */
+/** Narrow screens: the selection's actions in a bar at the bottom, with the selected count. Its height goes to
+ *  --selection-bar-size: the panel dock sits above it and the listing leaves room for it (panel-dock.css). */
 export function SelectionBar({ user, folder, selected, onClear }: Omit<ActionsProps, 'multiple'> & { onClear(): void }) {
   const { t } = useTranslation();
+  const publish = usePublishedSize('--selection-bar-size');
   if (!selected.length) return null;
   const ctx: ActionContext = { user, folder, selected };
   return (
-    <div className="selection-bar" role="toolbar" aria-label={t('files.selectionActions')} data-testid="selection-bar">
+    <div className="selection-bar" ref={publish} role="toolbar" aria-label={t('files.selectionActions')} data-testid="selection-bar">
       <IconButton icon="close" label={t('files.clearSelection')} onClick={onClear} testId="selection-clear" />
       <span className="selection-bar__count" data-testid="selection-count">
         {t('files.selectedCount', { count: selected.length })}

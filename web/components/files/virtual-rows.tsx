@@ -6,6 +6,7 @@ import { ListingItem, type ListingItemProps } from './listing-item';
 import type { ShownOrder } from './listing-order';
 import { columnsFor, gapFor, ListingRows } from './listing-rows';
 import { focusWhenRendered } from './focus-item';
+import { bottomStackCover } from '../layout/use-published-size';
 
 /** Rows rendered beyond the window on each side: enough for a fast wheel, few enough to stay cheap. */
 const OVERSCAN = 6;
@@ -92,7 +93,8 @@ export function VirtualRows({ items, shown, mode, label, titles, selected, curso
     scrollMargin: margin,
     // The sticky header covers the top of the window.
     scrollPaddingStart: 72,
-    scrollPaddingEnd: 80,
+    // The selection bar and the panels above it cover the bottom of a phone's window (read at each render).
+    scrollPaddingEnd: Math.max(80, bottomStackCover() + 16),
   });
 
   // A new mode or width changes every row's height: measure one again and let it stand for all.

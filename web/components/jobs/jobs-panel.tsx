@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { Job } from '../../../server/contract/job';
 import { cancel, clearEnded, followJobs, jobs, unfollowJobs } from '../../state/jobs.state';
 import '../../styles/floating-panel.css';
 import '../../styles/jobs.css';
+import { useAutoCollapse } from '../layout/use-auto-collapse';
 import { formatSize } from '../ui/format';
 import { Icon } from '../ui/icon';
 
@@ -56,21 +57,23 @@ function JobRow({ job }: { job: Job }) {
   );
 }
 
-/** The background jobs of the user (copies, moves, deletes, archives, extractions), on every screen. */
+/** The background jobs of the user (copies, moves, deletes, archives, extractions), on every screen (in the panel dock). */
 export function JobsPanel() {
   const { t } = useTranslation();
   const { list } = useSnapshot(jobs);
-  const [open, setOpen] = useState(true);
+  const listId = useId();
   useEffect(() => {
     followJobs();
     return unfollowJobs;
   }, []);
-  if (!list.length) return null;
   const running = list.filter((j) => j.state === 'queued' || j.state === 'running').length;
+  const failures = list.filter((j) => j.state === 'failed' || j.state === 'interrupted').map((j) => j.id);
+  const { open, toggle, panel } = useAutoCollapse(list.map((j) => j.id), list.length > 0 && running === 0, failures);
+  if (!list.length) return null;
   return (
-    <section className="jobs" aria-label={running ? t('jobs.title', { count: running }) : t('jobs.idle')} data-testid="jobs-panel">
+    <section className="jobs" aria-label={running ? t('jobs.title', { count: running }) : t('jobs.idle')} data-testid="jobs-panel" data-open={open} {...panel}>
       <header className="jobs__header">
-        <button type="button" className="jobs__toggle" onClick={() => setOpen(!open)} aria-expanded={open} aria-label={open ? t('jobs.collapse') : t('jobs.expand')}>
+        <button type="button" className="jobs__toggle" onClick={toggle} aria-expanded={open} aria-controls={listId} aria-label={open ? t('jobs.collapse') : t('jobs.expand')} data-testid="jobs-toggle">
           <Icon name={open ? 'chevronDown' : 'chevronRight'} />
         </button>
         <h2 className="jobs__title">{running ? t('jobs.title', { count: running }) : t('jobs.idle')}</h2>
@@ -80,13 +83,12 @@ export function JobsPanel() {
           </button>
         )}
       </header>
-      {open && (
-        <ul className="jobs__list">
-          {list.map((job) => (
-            <JobRow key={job.id} job={job as Job} />
-          ))}
-        </ul>
-      )}
+      {/* Folded, the rows stay in the page (hidden), so a row keeps its place and its state for whoever reads it. */}
+      <ul className="jobs__list" id={listId} hidden={!open}>
+        {list.map((job) => (
+          <JobRow key={job.id} job={job as Job} />
+        ))}
+      </ul>
     </section>
   );
 }

@@ -6,9 +6,8 @@ import { pageConfig } from '../../api/page-config';
 import { PromptsHost } from '../prompts/prompts-host';
 import { SearchOverlay } from '../search/search-overlay';
 import { ShellPanel } from '../shell/shell-panel';
-import { UploadPanel } from '../upload/upload-panel';
-import { JobsPanel } from '../jobs/jobs-panel';
 import { Notices } from './notices';
+import { PanelDock } from './panel-dock';
 import { ProgressBar } from './progress-bar';
 import { Sidebar } from './sidebar';
 import { UndoToast } from './undo-toast';
@@ -49,8 +48,7 @@ export function AppLayout({ title, children, actions, bare, skipLink }: AppLayou
       </main>
       {loggedIn && <SearchOverlay />}
       {loggedIn && pageConfig.EnableExec && user?.perm.execute && <ShellPanel />}
-      {loggedIn && <UploadPanel />}
-      {loggedIn && <JobsPanel />}
+      {loggedIn && <PanelDock />}
       <PromptsHost />
       <Notices />
       {loggedIn && <UndoToast />}

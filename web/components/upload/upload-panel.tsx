@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { cancelAllUploads, cancelUpload, secondsLeft, uploads, type UploadJob } from '../../state/upload.state';
@@ -6,6 +6,7 @@ import { formatDuration, formatPercent, formatRate, formatSize } from '../ui/for
 import '../../styles/floating-panel.css';
 import '../../styles/upload.css';
 import { Icon } from '../ui/icon';
+import { useAutoCollapse } from '../layout/use-auto-collapse';
 
 const STATE_KEYS = { queued: 'upload.queued', active: 'upload.active', done: 'upload.finished', failed: 'upload.failed', cancelled: 'upload.cancelled' } as const;
 
@@ -50,17 +51,20 @@ function JobRow({ job }: { job: UploadJob }) {
   );
 }
 
-/** The running uploads: overall percentage, each job's state, and cancel buttons. */
+/** The running uploads: overall percentage, each job's state, and cancel buttons (in the panel dock). */
 export function UploadPanel() {
   const { t, i18n } = useTranslation();
   const { jobs, percent, totals } = useSnapshot(uploads);
-  const [open, setOpen] = useState(true);
+  const listId = useId();
+  const running = jobs.some((j) => j.state === 'queued' || j.state === 'active');
+  const failures = jobs.filter((j) => j.state === 'failed').map((j) => j.id);
+  const { open, toggle, panel } = useAutoCollapse(jobs.map((j) => j.id), jobs.length > 0 && !running, failures);
   if (!jobs.length) return null;
   const count = jobs.filter((j) => j.state !== 'cancelled').length;
   return (
-    <section className="upload" aria-label={t('upload.title', { count })} data-testid="upload-panel">
+    <section className="upload" aria-label={t('upload.title', { count })} data-testid="upload-panel" data-open={open} {...panel}>
       <header className="upload__header">
-        <button type="button" className="upload__toggle" onClick={() => setOpen(!open)} aria-expanded={open} aria-label={open ? t('upload.collapse') : t('upload.expand')}>
+        <button type="button" className="upload__toggle" onClick={toggle} aria-expanded={open} aria-controls={listId} aria-label={open ? t('upload.collapse') : t('upload.expand')} data-testid="upload-toggle">
           <Icon name={open ? 'chevronDown' : 'chevronRight'} />
         </button>
         <h2 className="upload__title">
@@ -73,13 +77,11 @@ export function UploadPanel() {
         </button>
       </header>
       {totals.size > 0 && <Figures loaded={totals.loaded} size={totals.size} rate={totals.rate} testId="upload-total-figures" />}
-      {open && (
-        <ul className="upload__jobs">
-          {jobs.map((job) => (
-            <JobRow key={job.id} job={job as UploadJob} />
-          ))}
-        </ul>
-      )}
+      <ul className="upload__jobs" id={listId} hidden={!open}>
+        {jobs.map((job) => (
+          <JobRow key={job.id} job={job as UploadJob} />
+        ))}
+      </ul>
     </section>
   );
 }
