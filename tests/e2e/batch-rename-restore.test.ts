@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page, Route } from 'playwright-core';
 import type { RunningServer } from '../helpers/binary';
 import { settled } from '../helpers/settle';
-import { closeSession, openSession, shot, workspace, type Session } from './browser';
+import { closeSession, openSession, selectItems, shot, workspace, type Session } from './browser';
 
 // Batch rename breaks a cycle (a swap) by parking one item under a visible temporary name (web/actions/batch-rename.ts).
 // When a later step fails, the parked item goes back to its old name if it can, and the prompt says where it is if it
@@ -51,8 +51,7 @@ async function batchWith(folder: string, names: string[], find: string, replace:
   try {
     await page.goto(`${server.url}/files/${folder}/`);
     for (const n of names) await page.waitForSelector(`[data-name="${n}"]`);
-    await page.click(`[data-name="${names[0]}"]`);
-    for (const n of names.slice(1)) await page.click(`[data-name="${n}"]`, { modifiers: ['Control'] });
+    await selectItems(page, names);
     await page.keyboard.press('F2');
     await page.waitForSelector('[data-testid=prompt-batchRename]');
     await page.check('[data-testid=batch-regex]');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { cli, type RunningServer } from '../helpers/binary';
 import { namesOrNull, settled, textOrNull } from '../helpers/settle';
-import { closeSession, loginAs, newPage, openSession, shot, workspace, type Session } from './browser';
+import { closeSession, loginAs, newPage, openSession, selectItems, shot, workspace, type Session } from './browser';
 
 // Batch rename and the single rename's selection (issue 16 item 5), checked on the page and on disk.
 const ws = workspace('filedeck-batch-rename-');
@@ -49,8 +49,7 @@ const rows = (p = page) => p.locator('[data-testid=batch-row]').evaluateAll((els
 
 /** Selects the named items (click, then Ctrl+click) and presses F2 for the batch prompt. */
 async function batchOf(names: string[], p = page): Promise<void> {
-  await p.click(`[data-name="${names[0]}"]`);
-  for (const n of names.slice(1)) await p.click(`[data-name="${n}"]`, { modifiers: ['Control'] });
+  await selectItems(p, names);
   await p.keyboard.press('F2');
   await p.waitForSelector('[data-testid=prompt-batchRename]');
 }

@@ -93,3 +93,17 @@ export async function closeSession(ws: Workspace, s: Session | undefined): Promi
   await s?.server.stop();
   rmSync(ws.dir, { recursive: true, force: true });
 }
+
+/**
+ * Selects exactly `names` in the listing (a click, then Ctrl+click on the rest) and waits until the page shows
+ * that selection: a click that landed while the listing was still settling must not go unnoticed.
+ */
+export async function selectItems(page: Page, names: string[]): Promise<void> {
+  await page.click(`[data-testid=item][data-name="${names[0]}"]`);
+  for (const n of names.slice(1)) await page.click(`[data-testid=item][data-name="${n}"]`, { modifiers: ['Control'] });
+  const want = [...names].sort();
+  const selected = () => page.$$eval('[data-testid=item][aria-selected=true]', (els) => els.map((e) => e.getAttribute('data-name') ?? '').sort());
+  for (let i = 0; i < 100 && JSON.stringify(await selected()) !== JSON.stringify(want); i++) await page.waitForTimeout(100);
+  const got = await selected();
+  if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`selected ${JSON.stringify(got)}, wanted ${JSON.stringify(want)}`);
+}

@@ -8,11 +8,17 @@
 export const TIME_LIMIT_MS = 400;
 
 // Plain text (no bundler transform): the worker compiles the same source and flags the prompt compiled already.
+// It says 'start' before it runs: the time limit is the expression's, not the worker's start-up, which takes hundreds
+// of milliseconds on a busy machine or a slow phone and made a plain pattern look runaway.
 const WORKER_SOURCE = `onmessage = (e) => {
   const { source, flags, replacement, names } = e.data;
+  postMessage('start');
   const re = new RegExp(source, flags);
   postMessage(names.map((n) => n.replace(re, replacement)));
 };`;
+
+/** How long a worker may take to start before the replacement is given up as failed (an error, not 'timeout'). */
+const START_LIMIT_MS = 15_000;
 
 let workerUrl: string | null = null;
 
@@ -30,12 +36,20 @@ export function replaceInWorker(names: readonly string[], re: RegExp, replacemen
       end();
       reject(new DOMException('aborted', 'AbortError'));
     };
-    const timer = setTimeout(() => {
+    let timer = setTimeout(() => {
       end();
-      resolve('timeout');
-    }, TIME_LIMIT_MS);
+      reject(new Error('the regular expression worker did not start'));
+    }, START_LIMIT_MS);
     signal?.addEventListener('abort', onAbort);
-    worker.onmessage = (e: MessageEvent<string[]>) => {
+    worker.onmessage = (e: MessageEvent<'start' | string[]>) => {
+      if (e.data === 'start') {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          end();
+          resolve('timeout');
+        }, TIME_LIMIT_MS);
+        return;
+      }
       end();
       resolve(e.data);
     };
