@@ -70,13 +70,13 @@ export async function createHttpApp(s: Services) {
     .use(errorPlugin(s.log, ip.client))
     // JSON answers above a small size are compressed for clients that accept it (streamed, on the thread pool).
     .mapResponse({ as: 'global' }, ({ request, responseValue }) => (responseValue instanceof Response ? compressResponse(request, responseValue) : undefined))
-    .onRequest(async ({ request, set }) => {
+    .onRequest(async ({ request }) => {
       const pathname = pathnameOf(request.url);
       // Settings changed by the CLI or another instance apply from the next request on (one cheap revision read).
       // The probes read no settings: /health must answer and /ready must say why while the database is down.
       if (!probes.has(pathname)) await s.settings.fresh();
-      set.headers['X-Content-Type-Options'] = 'nosniff';
-      set.headers['Referrer-Policy'] = 'no-referrer';
+      // nosniff and no-referrer go on every response in the observer (observe/request-observer.ts stamp), not in
+      // `set.headers`, which would make Elysia rebuild every Response.
       // The bare prefix gets a slash (the router would treat "/base" and "/base/" alike).
       if (base && pathname === base) return new Response(null, { status: 301, headers: { Location: `${base}/` } });
     });

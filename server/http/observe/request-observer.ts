@@ -45,7 +45,7 @@ function counted(body: ReadableStream<Uint8Array>, done: (bytes: number) => void
 
 /**
  * Per-request observation for the whole app: a request id (a trusted proxy's X-Request-Id, else a fresh one)
- * echoed as X-Request-Id, request metrics by route pattern, and with logFormat json one log line per request.
+ * echoed as X-Request-Id (with the headers every response carries: `stamp`), request metrics by route pattern, and with logFormat json one log line per request.
  * `wrap` is an Elysia higher-order function around the app's fetch, so it sees every response: routed, 404,
  * errors and app.handle() in tests. `transform` notes the matched route pattern.
  */
@@ -93,14 +93,14 @@ export function requestObserver(s: Services, ip: ClientIp, server: () => unknown
     if (!res.body || req.method === 'HEAD' || declared !== null) {
       finish(req, rec, res.status, req.method === 'HEAD' ? 0 : Number(declared) || 0);
       try {
-        res.headers.set('X-Request-Id', rec.id);
+        stamp(res.headers, rec.id);
         return res;
       } catch {
-        return new Response(res.body, { status: res.status, statusText: res.statusText, headers: withId(res.headers, rec.id) });
+        return new Response(res.body, { status: res.status, statusText: res.statusText, headers: stamp(new Headers(res.headers), rec.id) });
       }
     }
     const body = counted(res.body, (bytes) => finish(req, rec, res.status, bytes));
-    return new Response(body, { status: res.status, statusText: res.statusText, headers: withId(res.headers, rec.id) });
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: stamp(new Headers(res.headers), rec.id) });
   };
 
   return {
@@ -127,8 +127,19 @@ export function requestObserver(s: Services, ip: ClientIp, server: () => unknown
   };
 }
 
-function withId(h: Headers, id: string): Headers {
-  const out = new Headers(h);
-  out.set('X-Request-Id', id);
-  return out;
+/** What every response carries besides its own headers; a value a route set itself is kept. */
+const EVERY_RESPONSE = [
+  ['X-Content-Type-Options', 'nosniff'],
+  ['Referrer-Policy', 'no-referrer'],
+] as const;
+
+/**
+ * Adds the request id and EVERY_RESPONSE to a response's headers. Done here, on the response itself, and not through
+ * Elysia's `set.headers`: with any header there, Elysia rebuilds every Response (`new Response(res.body, …)`), which
+ * turns a string body into a stream and copied every listing's headers (issue 15 item 5).
+ */
+function stamp(h: Headers, id: string): Headers {
+  h.set('X-Request-Id', id);
+  for (const [name, value] of EVERY_RESPONSE) if (!h.has(name)) h.set(name, value);
+  return h;
 }
