@@ -6,7 +6,7 @@ import { SQL } from 'bun';
 import { createHttpApp, createServices, type Services } from '../../server/app';
 import type { Job } from '../../server/contract/job';
 import { silentLogger } from '../../server/core/log';
-import { cli, startServer, type RunningServer } from '../helpers/binary';
+import { cli, cliHeld, startServer, type RunningServer } from '../helpers/binary';
 import { cliJson, cliRefused } from '../helpers/cli-expect';
 import { makeTree, startJob, tempsUnder, waitJob } from '../helpers/jobs-fixture';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
@@ -20,6 +20,8 @@ let admin = '';
 const N = 20_000;
 
 const fd = (...args: string[]) => cli(['-d', t.database, '-r', t.root, ...args], { cwd: t.dir });
+/** fd() with this process's event loop held: the jobs of `t` run on it, so none moves while the command runs. */
+const fdHeld = (...args: string[]) => cliHeld(['-d', t.database, '-r', t.root, ...args], { cwd: t.dir });
 const json = cliJson;
 const refused = cliRefused;
 const api = async (id: number) => (await (await t.req('GET', `/api/jobs/${id}`, { token: admin })).json()) as Job;
@@ -54,35 +56,43 @@ describe('filedeck jobs', () => {
     expect((await running(big.id)).state).toBe('running');
     expect((await api(queued.id)).state).toBe('queued');
 
-    const ls = await fd('jobs', 'ls');
+    const ls = await fdHeld('jobs', 'ls');
     expect(ls.code).toBe(0);
     expect(ls.stdout).toMatch(/ID\s+Owner\s+Kind\s+State\s+Progress/);
     expect(ls.stdout).toMatch(new RegExp(`${big.id}\\s+bob\\s+copy\\s+running`));
     expect(ls.stdout).toMatch(new RegExp(`${queued.id}\\s+bob\\s+copy\\s+queued`));
     expect(ls.stdout).not.toMatch(new RegExp(`^${small.id}\\s`, 'm')); // ended: only with --all
-    expect((await json<Job[]>(fd('jobs', 'ls', '--all', '--json'))).map((j) => j.id)).toEqual([queued.id, big.id, small.id]);
-    expect((await json<Job[]>(fd('jobs', 'ls', '--state', 'done', '--user', 'bob', '--json'))).map((j) => j.id)).toEqual([small.id]);
-    expect(await json<Job[]>(fd('jobs', 'ls', '--all', '--user', 'admin', '--json'))).toEqual([]);
-    expect((await fd('jobs', 'ls', '--user', 'admin')).stdout).toContain('No queued or running jobs');
-    const shown = await json<Job>(fd('jobs', 'show', String(small.id), '--json'));
+    expect((await json<Job[]>(fdHeld('jobs', 'ls', '--all', '--json'))).map((j) => j.id)).toEqual([queued.id, big.id, small.id]);
+    expect((await json<Job[]>(fdHeld('jobs', 'ls', '--state', 'done', '--user', 'bob', '--json'))).map((j) => j.id)).toEqual([small.id]);
+    expect(await json<Job[]>(fdHeld('jobs', 'ls', '--all', '--user', 'admin', '--json'))).toEqual([]);
+    expect((await fdHeld('jobs', 'ls', '--user', 'admin')).stdout).toContain('No queued or running jobs');
+    const shown = await json<Job>(fdHeld('jobs', 'show', String(small.id), '--json'));
     expect(shown).toMatchObject({ id: small.id, kind: 'copy', state: 'done', params: { items: ['/src/d0/f0.txt'], destination: '/dst4' } });
-    const show = await fd('jobs', 'show', String(big.id));
+    const show = await fdHeld('jobs', 'show', String(big.id));
     expect(show.stdout).toMatch(/State\s+running/);
     expect(show.stdout).toMatch(/Owner\s+bob/);
 
     // The queued job is cancelled there and then, and the app holding it never runs it.
-    const q = await json<Job>(fd('jobs', 'cancel', String(queued.id), '--json'));
+    const q = await json<Job>(fdHeld('jobs', 'cancel', String(queued.id), '--json'));
     expect(q.state).toBe('cancelled');
     // The running one: asked through its row, stopped by the app's tick, its staged copy discarded.
+    // The CLI waits for the end, which needs this loop: it runs freely, and the loop is held (so the job cannot end
+    // on its own first) until the cancel is on the job's row.
+    const cancelling = fd('jobs', 'cancel', String(big.id));
+    for (let i = 0; i < 100; i++) {
+      const row = await json<Job>(fdHeld('jobs', 'show', String(big.id), '--json'));
+      expect(row.state).toBe('running');
+      if (row.cancelRequested) break;
+    }
     const asked = Date.now();
-    const out = await fd('jobs', 'cancel', String(big.id));
+    const out = await cancelling;
     expect(out.stderr).toBe('');
     expect(out.stdout.trim()).toBe(`Job ${big.id} cancelled`);
     const end = await waitJob(t, admin, big.id, 10_000);
     expect(end.state).toBe('cancelled');
     expect(end.error).toBe('cancelled');
     expect(end.progress.filesDone).toBeLessThan(N);
-    // The CLI's own start-up (~1 s from the sources) is inside this window; the cancel itself takes about a second.
+    // From the moment the job could move again; the cancel itself takes about a second.
     expect(Date.now() - asked).toBeLessThan(6_000);
     expect((await waitJob(t, admin, queued.id, 5_000)).state).toBe('cancelled');
     expect(readdirSync(join(t.root, 'dst1'))).toEqual([]);

@@ -21,6 +21,15 @@ export async function cli(args: string[], opts: { cwd?: string; env?: Record<str
   return { code, stdout, stderr };
 }
 
+/**
+ * cli() run synchronously: this process's event loop, and whatever runs on it (a job of an in-process app), is held
+ * until the command exits. Resolved at once, so an `await` on it lets no timer or I/O callback run.
+ */
+export function cliHeld(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+  const p = Bun.spawnSync([...filedeckCommand(), ...args], { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+  return Promise.resolve({ code: p.exitCode ?? -1, stdout: p.stdout.toString(), stderr: p.stderr.toString() });
+}
+
 export interface RunningServer {
   url: string;
   proc: Subprocess;
