@@ -14,6 +14,8 @@ export interface FocusRequest {
   pos: number | null;
   /** Also select the item (a folder came back from, a rename); otherwise only the keyboard cursor moves. */
   select: boolean;
+  /** Never touch the selection, even when the item is gone (a background reload took it away: the selection is the user's). */
+  keepSelection?: boolean;
 }
 
 export const listingFocus = proxy<{ want: FocusRequest | null }>({ want: null });
@@ -33,9 +35,12 @@ export function focusListingItem(folder: string, name: string | null, select = t
   listingFocus.want = { folder: folderKey(folder), name, pos: name === null ? 0 : null, select };
 }
 
-/** A prompt or menu closed and its opener is gone or was in the listing: back to the item last focused there. */
-export function returnListingFocus(): void {
-  if (!listingFocus.want && last) listingFocus.want = { ...last };
+/**
+ * A prompt or menu closed and its opener is gone or was in the listing: back to the item last focused there.
+ * `keepSelection`: a reload (not the user) took the item away, so the one in its place gets the cursor only.
+ */
+export function returnListingFocus(keepSelection = false): void {
+  if (!listingFocus.want && last) listingFocus.want = { ...last, keepSelection };
 }
 
 /** A route change: requests for other folders are stale. */

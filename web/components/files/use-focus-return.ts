@@ -27,8 +27,9 @@ export function useFocusReturn(folder: WebResource, shown: ShownOrder, partial: 
       if (want.name !== null && partial) return;
       if (want.pos === null || !shown.order.length) return takeListingFocus();
       pos = Math.min(want.pos, shown.order.length - 1);
-      // The item is gone (deleted, moved away): the one now in its place takes over, selected, so Del goes on.
-      select ||= want.name !== null;
+      // The item is gone (deleted, moved away): the one now in its place takes over, selected, so Del goes on;
+      // unless a background reload took it, when the selection stays as the user left it.
+      select ||= want.name !== null && !want.keepSelection;
     }
     takeListingFocus();
     const index = shown.order[pos]!;
@@ -79,6 +80,6 @@ function useKeepFocusOnReload(items: WebResource['items'], container: RefObject<
     const active = document.activeElement;
     if (!holds.current || (active && active !== document.body)) return;
     holds.current = false;
-    if (reloaded) returnListingFocus();
+    if (reloaded) returnListingFocus(true);
   });
 }
