@@ -3,7 +3,7 @@ import { FILE_ACTIONS } from '../../web/actions/file-actions';
 import { comboLabel, isPrintable, isShortcutCharacter, matches, matchesAny, SHORTCUTS } from '../../web/actions/shortcuts';
 import { findByPrefix, nameCollator, TypedPrefix, JUMP_WINDOW_MS } from '../../web/components/files/type-to-jump';
 import { childCameFrom } from '../../web/state/listing-focus.state';
-import { parentUrl } from '../../web/screens/files/use-files-keys';
+import { askedFolder, parentUrl } from '../../web/screens/files/use-files-keys';
 import en from '../../locales/en.json';
 
 // The keyboard's one definition and its pure parts (issue 16 item 3).
@@ -97,6 +97,15 @@ describe('going up', () => {
     expect(childCameFrom('/a/', '/a/')).toBeNull();
     expect(childCameFrom('/a/', '/a/b/')).toBeNull();
   });
+  test('askedFolder decodes the address bar\'s raw path exactly, and is null outside /files/ or when malformed', () => {
+    expect(askedFolder('/files/a%20b/c%25d/')).toBe('/a b/c%d/');
+    expect(askedFolder('/files/')).toBe('/');
+    expect(askedFolder('/files')).toBe('/');
+    expect(askedFolder('/settings/')).toBeNull();
+    expect(askedFolder('/files/bad%E0%A4/')).toBeNull();
+    expect(parentUrl(askedFolder('/files/Docs/Inner/')!)).toBe('/files/Docs/');
+  });
+
   test('parentUrl encodes each segment and stops at the top', () => {
     expect(parentUrl('/a b/c%d/e/')).toBe('/files/a%20b/c%25d/');
     expect(parentUrl('/a/')).toBe('/files/');

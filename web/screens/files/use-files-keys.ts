@@ -4,7 +4,7 @@ import { holdSelection } from '../../actions/files';
 import { matchesAny, SHORTCUTS } from '../../actions/shortcuts';
 import { pasteClipboard } from '../../actions/transfer';
 import { files } from '../../state/files.state';
-import { goTo } from '../../state/navigation';
+import { goTo, rawAppPath } from '../../state/navigation';
 import { prompts, showPrompt } from '../../state/prompts.state';
 import { searchState } from '../../state/search.state';
 import { resetSelection, selectAll } from '../../state/selection.state';
@@ -18,6 +18,19 @@ export function parentUrl(path: string): string | null {
   const parts = path.split('/').filter(Boolean);
   if (!parts.length) return null;
   return `/files/${parts.slice(0, -1).map((p) => `${encodeURIComponent(p)}/`).join('')}`;
+}
+
+/**
+ * The folder the address bar asks for (decoded from its raw form: exact for names with '%'), or null outside
+ * /files/. Right after a navigation it is ahead of files.path, which the screen sets in an effect a render later.
+ */
+export function askedFolder(rawPath: string): string | null {
+  if (rawPath !== '/files' && !rawPath.startsWith('/files/')) return null;
+  try {
+    return `/${rawPath.slice('/files/'.length).split('/').map(decodeURIComponent).join('/')}`;
+  } catch {
+    return null; // a malformed escape: the caller falls back to the folder on record
+  }
 }
 
 /**
@@ -49,8 +62,9 @@ export function useFilesKeys(listing: () => (ActionContext & { order: Iterable<n
       }
       if (matchesAny(SHORTCUTS.esc, e)) return resetSelection();
       if (matchesAny(SHORTCUTS.up, e)) {
-        // From the folder asked for, not the listing on show: while a folder loads, the previous one is still shown.
-        const up = parentUrl(files.path || ctx.folder.path);
+        // From the folder asked for, not the listing on show: while a folder loads, the previous one is still shown,
+        // and for a render after a navigation even files.path still names it.
+        const up = parentUrl(askedFolder(rawAppPath()) ?? (files.path || ctx.folder.path));
         if (!up) return;
         e.preventDefault();
         goTo(up);
