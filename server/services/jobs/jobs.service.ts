@@ -9,11 +9,13 @@ import { extractTarget } from '../archive/extract';
 import type { FilesService } from '../files/files.service';
 import { authorizePath, type Access } from '../policy/file-policy';
 import { JobFollower } from './job-follower';
+import { liveJob, type Live } from './job-live';
 import { ProgressTracker } from './job-progress';
 import { interruptDead, STALE_MS } from './job-recovery';
 import { JobQueue } from './job-queue';
 import { parseJobRequest, type ValidRequest } from './job-request';
 import { runJob } from './job-runners';
+import { JobTicker } from './job-ticker';
 import { rowJob } from './job-view';
 
 export interface JobsDeps {
@@ -29,25 +31,6 @@ export interface JobsDeps {
   slots?: { global: number; perUser: number };
 }
 
-interface Live {
-  id: number;
-  owner: number;
-  req: ValidRequest;
-  state: JobState;
-  tracker: ProgressTracker;
-  controller: AbortController;
-  temp: string;
-  createdAt: number;
-  startedAt: number | null;
-  /** Set when it ends (shown at once, before the row is written). */
-  finishedAt: number | null;
-  error: string;
-  result: Job['result'];
-  /** tracker.version when last written to the database / sent to listeners. */
-  saved: number;
-  sent: number;
-}
-
 /** Which jobs `list` returns: every user's (`all`, admins), one owner's (admins and the CLI), in some states. */
 export interface JobFilter {
   all?: boolean;
@@ -56,9 +39,6 @@ export interface JobFilter {
   limit?: number;
 }
 
-const BEAT_MS = 5_000;
-const PUBLISH_MS = 250;
-const SAVE_MS = 1_000;
 /** Ended jobs are kept this long for the panel, then pruned. */
 const KEEP_MS = 7 * 24 * 3600_000;
 
@@ -69,9 +49,10 @@ const NEEDS: Record<ValidRequest['kind'], Access> = { copy: 'create', move: 'ren
  * Background jobs: copy, move, delete, archive-to-file and extraction of large trees, started by one request and
  * run in the server (not the request), with progress pushed to listeners, cancellable, and on record in the `jobs`
  * table. Each item of a job goes through the same function as its HTTP route (job-runners.ts), so this service
- * decides nothing about files: it schedules (JobQueue), reports (ProgressTracker) and records. A job whose process
- * died (kill -9, power loss) is marked interrupted at the next start, or by another instance once its heartbeat is
- * stale, and the temp it was writing is removed: finished, failed, cancelled or interrupted, never a silent half.
+ * decides nothing about files: it schedules (JobQueue), reports (ProgressTracker, JobTicker) and records. A job
+ * whose process died (kill -9, power loss) is marked interrupted at the next start, or by another instance once its
+ * heartbeat is stale, and the temp it was writing is removed: finished, failed, cancelled or interrupted, never a
+ * silent half.
  */
 export class JobsService {
   /** This process among instances sharing the database: host, pid and a random tag. */
@@ -80,15 +61,15 @@ export class JobsService {
   private readonly queue: JobQueue<Live>;
   private readonly listeners = new Set<(job: Job) => void>();
   private timers: Timer[] = [];
-  private lastSave = 0;
-  private lastBeat = 0;
-  private ticker: Timer | null = null;
+  /** Progress, saves, cross-process cancels and heartbeats while this process holds jobs (job-ticker.ts). */
+  private readonly ticker: JobTicker;
   /** Other instances' job rows, emitted like local changes while anyone listens (PostgreSQL only: job-follower.ts). */
   private readonly follower: JobFollower | null;
 
   constructor(private readonly deps: JobsDeps) {
     this.queue = new JobQueue(deps.slots?.global ?? 2, deps.slots?.perUser ?? 1);
     this.follower = deps.store.shared ? new JobFollower(deps.store, this.instance, (j) => this.emit(j), deps.log) : null;
+    this.ticker = new JobTicker({ store: deps.store, log: deps.log, live: this.live, ids: () => this.queue.ids(), stop: (l) => this.stop(l), publish: (l) => this.publish(l) });
   }
 
   /** Validates and queues a job; what is wrong with it at once (bad paths, missing items, permissions) is a 4xx now. */
@@ -110,13 +91,10 @@ export class JobsService {
     const l: Live = { id, owner: actor.user.id, req, state: 'queued', tracker, controller: new AbortController(), temp: '', createdAt: now, startedAt: null, finishedAt: null, error: '', result: null, saved: 0, sent: 0 };
     this.live.set(id, l);
     this.queue.push(l);
-    if (!this.ticker) {
-      this.ticker = setInterval(() => void this.tick().catch((e) => this.deps.log.warn(`jobs: ${(e as Error).message}`)), PUBLISH_MS);
-      this.ticker.unref?.();
-    }
+    this.ticker.start();
     this.publish(l);
     this.pump();
-    return this.view(l);
+    return liveJob(l);
   }
 
   /**
@@ -145,7 +123,7 @@ export class JobsService {
     const l = this.live.get(id);
     if (l) {
       await this.stop(l);
-      return this.view(l);
+      return liveJob(l);
     }
     if (row.state !== 'queued' && row.state !== 'running') return this.overlay(row);
     if (!(await this.deps.store.cancelQueued(id, Date.now()))) await this.deps.store.requestCancel(id);
@@ -189,8 +167,7 @@ export class JobsService {
     this.follower?.stop();
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
-    if (this.ticker) clearInterval(this.ticker);
-    this.ticker = null;
+    this.ticker.stop();
     const ending = [...this.live.values()];
     for (const l of ending) {
       if (this.queue.drop(l.id)) await this.end(l, 'interrupted', 'the server was stopped before the job started', null);
@@ -255,46 +232,15 @@ export class JobsService {
     await this.deps.store.finish(l.id, state, l.tracker.p, error, result, l.finishedAt!).catch((e) => this.deps.log.warn(`job ${l.id}: ${(e as Error).message}`));
     this.live.delete(l.id);
     this.queue.finished(l.id);
-    if (!this.live.size && this.ticker) {
-      clearInterval(this.ticker);
-      this.ticker = null;
-    }
+    if (!this.live.size) this.ticker.stop();
     const row = await this.deps.store.get(l.id).catch(() => null);
     if (row) this.emit(this.overlay(row));
     this.pump();
   }
 
-  /**
-   * Sends changed progress to listeners; saves it (with the temp being written) and reads the cancels other
-   * processes asked for about once a second; heartbeats.
-   */
-  private async tick(): Promise<void> {
-    const now = Date.now();
-    const save = now - this.lastSave >= SAVE_MS;
-    if (save) {
-      this.lastSave = now;
-      for (const id of await this.deps.store.cancelsAsked(this.queue.ids())) {
-        const l = this.live.get(id);
-        if (l) await this.stop(l);
-      }
-    }
-    if (now - this.lastBeat >= BEAT_MS) {
-      this.lastBeat = now;
-      await this.deps.store.beat(this.queue.ids(), now);
-    }
-    for (const l of this.live.values()) {
-      if (l.state !== 'running') continue;
-      if (l.tracker.version !== l.sent) this.publish(l);
-      if (save && l.tracker.version !== l.saved) {
-        l.saved = l.tracker.version;
-        await this.deps.store.progress(l.id, l.tracker.p, l.temp, now);
-      }
-    }
-  }
-
   private publish(l: Live): void {
     l.sent = l.tracker.version;
-    this.emit(this.view(l));
+    this.emit(liveJob(l));
   }
 
   private emit(job: Job): void {
@@ -307,16 +253,8 @@ export class JobsService {
     }
   }
 
-  private view(l: Live): Job {
-    const { rate, secondsLeft } = l.state === 'running' ? l.tracker.estimate() : { rate: 0, secondsLeft: null };
-    return {
-      id: l.id, owner: l.owner, kind: l.req.kind, params: l.req, state: l.state, progress: { ...l.tracker.p }, rate, secondsLeft,
-      createdAt: l.createdAt, startedAt: l.startedAt, finishedAt: l.finishedAt, error: l.error, result: l.result,
-    };
-  }
-
   private overlay(r: JobRow): Job {
     const l = this.live.get(r.id);
-    return l ? this.view(l) : rowJob(r);
+    return l ? liveJob(l) : rowJob(r);
   }
 }
