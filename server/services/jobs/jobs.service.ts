@@ -164,7 +164,7 @@ export class JobsService {
 
   /** Stops timers and every job of this process; their rows end as interrupted (a stop is not a user's cancel). */
   async close(): Promise<void> {
-    this.follower?.stop();
+    this.follower?.close();
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     this.ticker.stop();
