@@ -233,15 +233,17 @@ describe('files listing', () => {
     expect(await page.textContent('[data-testid=selection-count]')).toBe('1 item selected');
     // The header keeps no selection actions; the bar has them.
     expect(await page.isVisible('[data-testid=action-delete]')).toBe(false);
-    expect(await page.isVisible('[data-testid=bar-delete]')).toBe(true);
+    // One row: the actions that do not fit beside the count are in More (selection-bar-phone.test.ts).
     expect(await page.isVisible('[data-testid=bar-rename]')).toBe(true);
+    expect(await page.isVisible('[data-testid=selection-more]')).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.click('[data-name="a-small.txt"]', { modifiers: ['Control'] });
     expect(await page.textContent('[data-testid=selection-count]')).toBe('2 items selected');
     await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, 'files-mobile-selection');
     await page.click('[data-name="a-small.txt"]', { modifiers: ['Control'] });
-    await page.click('[data-testid=bar-delete]');
+    await page.click('[data-testid=selection-more]');
+    await page.click('[data-testid=menu-delete]');
     await page.waitForSelector('[data-testid=prompt-delete]');
     await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, 'files-mobile-delete-prompt');

@@ -11,6 +11,15 @@ export interface ContextMenuState {
   x: number;
   y: number;
   ctx: ActionContext;
+  /** The actions offered (FILE_ACTIONS objects, so availability and running stay theirs); menuActions(ctx) if absent. */
+  actions?: readonly FileAction[];
+  /** The menu's accessible name; the listing's "Actions for the selection" if absent. */
+  label?: string;
+  /**
+   * A menu button that opened it (the selection bar's More): the menu sits above the button's toolbar (below when
+   * there is no room), its inline end at the button's, and a press on the button is left to it (it toggles the menu).
+   */
+  opener?: HTMLElement;
 }
 
 /** The header's actions that act on a selection, plus Info: the same objects, so availability is decided once. */
@@ -19,9 +28,12 @@ export function menuActions(ctx: ActionContext): FileAction[] {
 }
 
 const EDGE = 8;
+/** Between a menu and the button that opened it. */
+const GAP = 6;
 
 /**
- * The listing's context menu (right-click, the Menu key, Shift+F10): a role=menu of buttons, keyboard navigable
+ * The listing's context menu (right-click, the Menu key, Shift+F10), also the selection bar's More menu (the one
+ * menu primitive): a role=menu of buttons, keyboard navigable
  * (arrows, Home/End; Esc or Tab closes), closed by a press outside it. It lives outside the listbox.
  * onClose(refocus): true when the keyboard focus, which is in the menu, must go back to the listing (Esc, Tab, an
  * action chosen); false when the pointer went elsewhere, which then decides the focus.
@@ -29,22 +41,31 @@ const EDGE = 8;
 export function ContextMenu({ state, onClose }: { state: ContextMenuState; onClose(refocus: boolean): void }) {
   const { t } = useTranslation();
   const menu = useRef<HTMLDivElement>(null);
-  const actions = menuActions(state.ctx);
+  const actions = state.actions ?? menuActions(state.ctx);
 
   // Kept inside the window, then the first item takes the focus.
   useLayoutEffect(() => {
     const el = menu.current;
     if (!el) return;
     const r = el.getBoundingClientRect();
-    el.style.left = `${Math.max(EDGE, Math.min(state.x, window.innerWidth - r.width - EDGE))}px`;
-    el.style.top = `${Math.max(EDGE, Math.min(state.y, window.innerHeight - r.height - EDGE))}px`;
+    let { x, y } = state;
+    if (state.opener) {
+      const b = state.opener.getBoundingClientRect();
+      // Vertically clear of the whole toolbar the button is in (the selection bar), not over its edge.
+      const row = (state.opener.closest('[role=toolbar]') ?? state.opener).getBoundingClientRect();
+      x = getComputedStyle(state.opener).direction === 'rtl' ? b.left : b.right - r.width;
+      y = row.top - r.height - GAP >= EDGE ? row.top - r.height - GAP : row.bottom + GAP;
+    }
+    el.style.left = `${Math.max(EDGE, Math.min(x, window.innerWidth - r.width - EDGE))}px`;
+    el.style.top = `${Math.max(EDGE, Math.min(y, window.innerHeight - r.height - EDGE))}px`;
     el.querySelector<HTMLButtonElement>('[role=menuitem]')?.focus();
   }, [state]);
 
   // A press anywhere else, or the window losing its size or scroll position, closes the menu.
   useLayoutEffect(() => {
     const outside = (e: PointerEvent) => {
-      if (!menu.current?.contains(e.target as Node)) onClose(false);
+      const on = e.target as Node;
+      if (!menu.current?.contains(on) && !state.opener?.contains(on)) onClose(false);
     };
     const away = () => onClose(false);
     document.addEventListener('pointerdown', outside, true);
@@ -55,7 +76,7 @@ export function ContextMenu({ state, onClose }: { state: ContextMenuState; onClo
       window.removeEventListener('resize', away);
       window.removeEventListener('scroll', away);
     };
-  }, [onClose]);
+  }, [onClose, state.opener]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const items = [...(menu.current?.querySelectorAll<HTMLButtonElement>('[role=menuitem]') ?? [])];
@@ -74,7 +95,7 @@ export function ContextMenu({ state, onClose }: { state: ContextMenuState; onClo
   };
 
   return (
-    <div ref={menu} className="context-menu" role="menu" aria-label={t('files.contextMenu')} data-testid="context-menu" style={{ left: state.x, top: state.y }} onKeyDown={onKeyDown} onContextMenu={(e) => e.preventDefault()}>
+    <div ref={menu} className="context-menu" role="menu" aria-label={state.label ?? t('files.contextMenu')} data-testid="context-menu" style={{ left: state.x, top: state.y }} onKeyDown={onKeyDown} onContextMenu={(e) => e.preventDefault()}>
       {actions.map((a) => (
         <button
           key={a.id}

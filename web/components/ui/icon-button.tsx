@@ -10,12 +10,14 @@ export interface IconButtonProps {
   /** A small count shown on the button (e.g. how many items a download takes). */
   badge?: number;
   pressed?: boolean;
+  /** A menu button: whether its menu is open (aria-haspopup=menu with aria-expanded). */
+  menuOpen?: boolean;
   className?: string;
   disabled?: boolean;
 }
 
 /** A square toolbar button with an icon and an accessible name. */
-export function IconButton({ icon, label, onClick, testId, badge, pressed, className, disabled }: IconButtonProps) {
+export function IconButton({ icon, label, onClick, testId, badge, pressed, menuOpen, className, disabled }: IconButtonProps) {
   return (
     <button
       type="button"
@@ -23,6 +25,8 @@ export function IconButton({ icon, label, onClick, testId, badge, pressed, class
       aria-label={label}
       title={label}
       aria-pressed={pressed}
+      aria-haspopup={menuOpen === undefined ? undefined : 'menu'}
+      aria-expanded={menuOpen}
       data-testid={testId}
       onClick={onClick}
       disabled={disabled}

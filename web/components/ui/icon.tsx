@@ -209,6 +209,14 @@ const SHAPES = {
     </>
   ),
   plus: <path d="M12 5v14M5 12h14" />,
+  /** A menu of further actions (⋯): three filled dots, which strokes would draw too faint. */
+  more: (
+    <g fill="currentColor" stroke="none">
+      <circle cx="5.5" cy="12" r="1.7" />
+      <circle cx="12" cy="12" r="1.7" />
+      <circle cx="18.5" cy="12" r="1.7" />
+    </g>
+  ),
   back: <path d="M15 5l-7 7 7 7" />,
   forward: <path d="M9 5l7 7-7 7" />,
   external: (
