@@ -14,10 +14,12 @@ afterEach(async () => {
 
 const countFiles = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
 
-test('a 5,000-file copy as a job: progress events with rate and time left, then done with every file', async () => {
+test('a 10,000-file copy as a job: progress events with rate and time left, then done with every file', async () => {
+  const N = 10_000;
   t = await makeTestApp();
   const token = await t.adminToken();
-  const bytes = makeTree(join(t.root, 'src'), 5000, 2048);
+  // Big enough to run well past the 500 ms after which a job reports its rate (5,000 files ended within ~750 ms).
+  const bytes = makeTree(join(t.root, 'src'), N, 512);
   mkdirSync(join(t.root, 'dst'));
   const events = await t.req('GET', '/api/jobs/events', { token });
   expect(events.headers.get('content-type')).toContain('text/event-stream');
@@ -38,13 +40,13 @@ test('a 5,000-file copy as a job: progress events with rate and time left, then 
   const mine = seen.filter((j) => j.id === id);
   const last = mine.at(-1)!;
   expect(last.state).toBe('done');
-  expect(last.progress).toMatchObject({ filesDone: 5000, filesTotal: 5000, bytesDone: bytes, bytesTotal: bytes });
+  expect(last.progress).toMatchObject({ filesDone: N, filesTotal: N, bytesDone: bytes, bytesTotal: bytes });
   expect(last.result?.paths).toEqual(['/dst/src']);
   // Progress came in steps while running, not only at the end.
-  const running = mine.filter((j) => j.state === 'running' && j.progress.filesDone > 0 && j.progress.filesDone < 5000);
+  const running = mine.filter((j) => j.state === 'running' && j.progress.filesDone > 0 && j.progress.filesDone < N);
   expect(running.length).toBeGreaterThan(0);
   expect(running.some((j) => j.rate > 0 && j.secondsLeft !== null)).toBe(true);
-  expect(countFiles(join(t.root, 'dst', 'src'))).toBe(5000);
+  expect(countFiles(join(t.root, 'dst', 'src'))).toBe(N);
   expect(tempsUnder(t.root)).toEqual([]);
 }, 120_000);
 
