@@ -107,3 +107,15 @@ export async function selectItems(page: Page, names: string[]): Promise<void> {
   const got = await selected();
   if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`selected ${JSON.stringify(got)}, wanted ${JSON.stringify(want)}`);
 }
+
+/**
+ * Runs a file action on the selection as a user of this width would: the header's button (wide screens), else the
+ * selection bar's button, else the bar's More menu (a phone keeps the bar one row; what does not fit is in More).
+ */
+export async function runSelectionAction(page: Page, id: string): Promise<void> {
+  const direct = page.locator(`[data-testid=action-${id}]:visible, [data-testid=bar-${id}]:visible`);
+  await page.waitForSelector(`[data-testid=action-${id}]:visible, [data-testid=bar-${id}]:visible, [data-testid=selection-more]:visible`);
+  if (await direct.count()) return direct.first().click();
+  await page.click('[data-testid=selection-more]');
+  await page.click(`[data-testid=menu-${id}]`);
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { RunningServer } from '../helpers/binary';
 import { makeTree, tempsUnder } from '../helpers/jobs-fixture';
-import { closeSession, newPage, openSession, shot, workspace, type Session } from './browser';
+import { closeSession, newPage, openSession, runSelectionAction, shot, workspace, type Session } from './browser';
 
 // The web app runs big operations as background jobs: a folder of 600 files copied through the copy prompt becomes a
 // job with progress in the panel (small ones stay instant), a clash is asked once for the whole job (replace, keep
@@ -53,7 +53,7 @@ const seen = (p: Page) =>
   });
 
 /** The action's button in the header, or in the selection bar on a narrow screen. */
-const action = (p: Page, id: string) => p.locator(`[data-testid=action-${id}]:visible, [data-testid=bar-${id}]:visible`).first().click();
+const action = runSelectionAction;
 
 async function copyThroughPrompt(p: Page, name: string, into: string): Promise<void> {
   await p.goto(`${server.url}/files/`);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { cli } from '../helpers/binary';
 import { expectAccessible } from './axe';
-import { closeSession, loginAs, newPage, openSession, shot, workspace, type Session } from './browser';
+import { closeSession, loginAs, newPage, openSession, runSelectionAction, shot, workspace, type Session } from './browser';
 import { put } from './viewers-fixture';
 
 // Names inside translated sentences and numbers by Intl (issue 16 item 7): a name put into a sentence keeps its own
@@ -55,11 +55,11 @@ async function wordsLeft(p: Page, root: string, name: string, words: [string, st
   );
 }
 
-/** Selects one item by name and runs an action from the header (wide) or the selection bar (375 px). */
-async function act(p: Page, width: number, name: string, action: 'delete' | 'rename'): Promise<void> {
+/** Selects one item by name and runs an action from the header (wide) or the selection bar or its More menu (375 px). */
+async function act(p: Page, name: string, action: 'delete' | 'rename'): Promise<void> {
   const item = `[data-testid=item][data-name="${name}"]`;
   if ((await p.getAttribute(item, 'aria-selected')) !== 'true') await p.click(item);
-  await p.click(`[data-testid=${width < 700 ? 'bar' : 'action'}-${action}]`);
+  await runSelectionAction(p, action);
   await p.waitForSelector(`[data-testid=prompt-${action}]`);
 }
 
@@ -91,7 +91,7 @@ describe('right-to-left languages', () => {
           expect(await page.title()).toStartWith(`${FSI}2024 Trip${PDI}`);
 
           // the delete prompt names the file on a line of its own, in its own direction
-          await act(page, width, '2024 Holiday.jpg', 'delete');
+          await act(page, '2024 Holiday.jpg', 'delete');
           const subject = '[data-testid=prompt-delete] .prompt__subject';
           const [s2024, sHoliday] = await page.locator(subject).evaluate((el) => {
             const n = el.firstChild!;
@@ -108,7 +108,7 @@ describe('right-to-left languages', () => {
           await closePrompt(page, 'delete');
 
           // the rename prompt puts the name into a sentence ("Insert a new name for {{name}}:")
-          await act(page, width, '2024 Holiday.jpg', 'rename');
+          await act(page, '2024 Holiday.jpg', 'rename');
           const [r2024, rHoliday] = await wordsLeft(page, '[data-testid=prompt-rename]', '2024 Holiday.jpg', ['2024', 'Holiday']);
           expect(r2024).toBeLessThan(rHoliday);
           await shot(page, `rtl-sentences-${lng}-rename-${width}-${scheme}`, { fullPage: false });
@@ -152,7 +152,7 @@ describe('left-to-right language (en)', () => {
         await page.waitForSelector(`[data-testid=item][data-name="${HEBREW_FILE}"]`);
         expect(await page.getAttribute('html', 'dir')).toBe('ltr');
         expect(await page.title()).toStartWith(`${FSI}${HEBREW_DIR}${PDI}`);
-        await act(page, width, HEBREW_FILE, 'rename');
+        await act(page, HEBREW_FILE, 'rename');
         // isolated, the name is a right-to-left run of its own: "txt.2024 םולש" with "txt" at its left end;
         // unisolated in English it would fall apart into "2024 םולש.txt" with "txt" at the right.
         const [txt, shalom] = await wordsLeft(page, '[data-testid=prompt-rename]', HEBREW_FILE, ['txt', 'שלום']);
@@ -195,7 +195,7 @@ describe('phone layout (375 px)', () => {
         const r = await fetch(`${base}/api/jobs`, { method: 'POST', headers: { 'X-Auth': token }, body: JSON.stringify({ kind: 'copy', items: ['/2024 Trip'], destination: '/dst' }) });
         expect(r.status).toBe(202);
         await page.waitForSelector('[data-testid=jobs-panel]', { state: 'visible' });
-        await act(page, 375, 'many', 'delete');
+        await act(page, 'many', 'delete');
         await page.waitForSelector('[data-testid=jobs-panel]', { state: 'hidden' });
         await shot(page, `rtl-sentences-jobs-prompt-375-${scheme}`, { fullPage: false });
         await closePrompt(page, 'delete');
