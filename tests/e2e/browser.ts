@@ -2,6 +2,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { startServer, type RunningServer } from '../helpers/binary';
+import { settled } from '../helpers/settle';
 import { join, resolve } from 'node:path';
 
 export const SCREENSHOTS = resolve(import.meta.dir, 'screenshots');
@@ -103,9 +104,8 @@ export async function selectItems(page: Page, names: string[]): Promise<void> {
   for (const n of names.slice(1)) await page.click(`[data-testid=item][data-name="${n}"]`, { modifiers: ['Control'] });
   const want = [...names].sort();
   const selected = () => page.$$eval('[data-testid=item][aria-selected=true]', (els) => els.map((e) => e.getAttribute('data-name') ?? '').sort());
-  for (let i = 0; i < 100 && JSON.stringify(await selected()) !== JSON.stringify(want); i++) await page.waitForTimeout(100);
-  const got = await selected();
-  if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`selected ${JSON.stringify(got)}, wanted ${JSON.stringify(want)}`);
+  const got = await settled(selected, want);
+  if (!Bun.deepEquals(got, want)) throw new Error(`selected ${JSON.stringify(got)}, wanted ${JSON.stringify(want)}`);
 }
 
 /**

@@ -14,9 +14,13 @@ export interface CliResult {
   stderr: string;
 }
 
+/** How a CLI run is spawned (async or held): in `cwd`, this environment plus `env`, output captured, no input. */
+const cliSpawnOptions = (opts: { cwd?: string; env?: Record<string, string> }) =>
+  ({ cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' }) as const;
+
 /** Runs a CLI command to completion. */
 export async function cli(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-  const p = Bun.spawn([...filedeckCommand(), ...args], { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+  const p = Bun.spawn([...filedeckCommand(), ...args], cliSpawnOptions(opts));
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   return { code, stdout, stderr };
 }
@@ -26,7 +30,7 @@ export async function cli(args: string[], opts: { cwd?: string; env?: Record<str
  * until the command exits. Resolved at once, so an `await` on it lets no timer or I/O callback run.
  */
 export function cliHeld(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-  const p = Bun.spawnSync([...filedeckCommand(), ...args], { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+  const p = Bun.spawnSync([...filedeckCommand(), ...args], cliSpawnOptions(opts));
   return Promise.resolve({ code: p.exitCode ?? -1, stdout: p.stdout.toString(), stderr: p.stderr.toString() });
 }
 
