@@ -29,6 +29,11 @@ export class SettingsStore {
     });
   }
 
+  /** The database's change mark (sql.ts changeMark): equal marks mean no setting changed in between. */
+  changeMark(): Promise<string | null> {
+    return this.db.changeMark();
+  }
+
   /** How many times settings were written, by anyone (0 before the first write). */
   async revision(): Promise<number> {
     return Number((await this.db.get<{ n: number }>("SELECT n FROM revisions WHERE name = 'settings'"))?.n ?? 0);

@@ -26,8 +26,21 @@ export interface Sql {
    * connection is held (others wait), so keep transactions short and free of file work.
    */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * A mark that differs whenever a change was committed in between, by this connection or any other process or
+   * connection; null where the engine cannot tell that cheaply (PostgreSQL), and callers read what they need.
+   * Read the mark BEFORE the data it vouches for: data read after it is at least as new as the mark says.
+   */
+  changeMark(): Promise<string | null>;
   close(): Promise<void>;
 }
+
+/**
+ * SQLite's data_version moves when another connection commits; total_changes counts this connection's own row
+ * changes. One statement without table access (no page reads): measured ~7 µs, against two queries for the
+ * settings revision and the session row per request.
+ */
+const CHANGE_MARK = 'SELECT data_version AS v, total_changes() AS c FROM pragma_data_version';
 
 /** Runs one bun:sqlite call, with "database full" translated (db-errors.ts). */
 function full<T>(fn: () => T): T {
@@ -107,6 +120,12 @@ export class SqliteSql implements Sql {
     full(() => this.db.exec(text));
   }
 
+  async changeMark(): Promise<string | null> {
+    await this.turn();
+    const r = full(() => this.db.query(CHANGE_MARK).get() as { v: number; c: number });
+    return `${r.v}:${r.c}`;
+  }
+
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     if (this.inTx) return fn(this); // nested: part of the outer transaction
     const release = await this.gate.acquire();
@@ -153,6 +172,11 @@ export class PostgresSql implements Sql {
 
   async exec(text: string): Promise<void> {
     await this.sql.unsafe(text).simple().catch(pgFull);
+  }
+
+  /** PostgreSQL offers no cheap commit counter that covers other instances: callers read the rows themselves. */
+  async changeMark(): Promise<string | null> {
+    return null;
   }
 
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {

@@ -102,12 +102,20 @@ export class UsersStore {
 
   /**
    * The user of a live session, in one query (every authenticated request runs it): null when the session row is
-   * gone or expired, or belongs to another user than `userId` (the token's claim). A sub-select, not a join: on
-   * SQLite the join form measured several times slower (row decoding of the joined columns).
+   * gone or expired, or belongs to another user than `userId` (the token's claim); with the session's end. Sub-selects,
+   * not a join: on SQLite the join form measured several times slower (row decoding of the joined columns).
    */
-  async bySession(sid: string, userId: number, now: number): Promise<StoredUser | null> {
-    const r = await this.db.get<Row>('SELECT * FROM users WHERE id = (SELECT user_id FROM sessions WHERE id = ? AND user_id = ? AND expires_at >= ?)', sid, userId, now);
-    return r ? fromRow(r) : null;
+  async bySession(sid: string, userId: number, now: number): Promise<{ user: StoredUser; expiresAt: number } | null> {
+    const r = await this.db.get<Row & { session_expires_at: number }>(
+      'SELECT *, (SELECT expires_at FROM sessions WHERE id = ?1) AS session_expires_at FROM users WHERE id = (SELECT user_id FROM sessions WHERE id = ?1 AND user_id = ?2 AND expires_at >= ?3)',
+      sid, userId, now,
+    );
+    return r ? { user: fromRow(r), expiresAt: Number(r.session_expires_at) } : null;
+  }
+
+  /** The database's change mark (sql.ts changeMark): equal marks mean no user or session row changed in between. */
+  changeMark(): Promise<string | null> {
+    return this.db.changeMark();
   }
 
   /** Case-insensitive lookup (usernames are unique without regard to case). */

@@ -43,6 +43,17 @@ export function tokenUser(u: StoredUser): TokenUser {
   };
 }
 
+/** Sessions kept in memory at most (the oldest read goes first). */
+const LIVE_SESSIONS_KEPT = 10_000;
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+}
+
 function newSessionId(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url');
 }
@@ -50,6 +61,8 @@ function newSessionId(): string {
 /** Logins, signups and server-side sessions. Token signing stays in the HTTP layer (@elysiajs/jwt). */
 export class AuthService {
   private readonly now: () => number;
+  /** Sessions read lately, with the change mark read before them (authenticate()). */
+  private readonly live = new Map<string, { mark: string; user: StoredUser; expiresAt: number }>();
 
   constructor(private readonly d: AuthDeps) {
     this.now = d.now ?? Date.now;
@@ -155,10 +168,27 @@ export class AuthService {
   /** Resolves a verified token's claims to the current user; revoked sessions and deleted users are 401. */
   async authenticate(claims: { sid?: unknown; user?: { id?: unknown } }): Promise<StoredUser> {
     if (typeof claims.sid !== 'string' || typeof claims.user?.id !== 'number') throw unauthorized();
-    // One query for the session row and its user: revocation (row deleted) and user changes apply at once.
-    const u = await this.d.users.bySession(claims.sid, claims.user.id, this.now());
-    if (!u) throw unauthorized();
-    return u;
+    const sid = claims.sid;
+    const userId = claims.user.id;
+    const now = this.now();
+    // Revocation (the row deleted) and user changes apply at once: the session row and its user are trusted from
+    // memory only while the database's change mark, read first, shows no commit since they were read (any commit,
+    // by this process, the CLI or another connection, drops the trust). Without a mark (PostgreSQL) every request
+    // reads them.
+    const mark = await this.d.users.changeMark();
+    const hit = mark === null ? undefined : this.live.get(sid);
+    if (hit && hit.mark === mark && hit.user.id === userId && hit.expiresAt >= now) return hit.user;
+    const row = await this.d.users.bySession(sid, userId, now);
+    if (!row) {
+      this.live.delete(sid);
+      throw unauthorized();
+    }
+    const user = deepFreeze(row.user); // shared by the requests that follow: nobody may change it in place
+    if (mark !== null) {
+      if (this.live.size >= LIVE_SESSIONS_KEPT) this.live.delete(this.live.keys().next().value!);
+      this.live.set(sid, { mark, user, expiresAt: row.expiresAt });
+    }
+    return user;
   }
 
   async logout(sid: string, actor?: Actor): Promise<void> {

@@ -19,6 +19,8 @@ export const CLI_SETTINGS_FIELDS = [...SETTINGS_PUT_FIELDS, 'authMethod', 'authH
 export class SettingsService {
   private cache: { revision: number; values: Record<string, unknown> } | null = null;
   private checkedAt = 0;
+  /** The change mark read before the last revision check (sql.ts changeMark). */
+  private mark: string | null = null;
   private key: Uint8Array | null = null;
   /** get().rules of the loaded revision: read on every request, so kept instead of cloned each time (reset by load()). */
   private rulesCache: Settings['rules'] | null = null;
@@ -39,7 +41,12 @@ export class SettingsService {
     if (!this.cache) return this.load();
     if (this.store.engine === 'postgres' && Date.now() - this.checkedAt < 500) return;
     this.checkedAt = Date.now();
+    // On SQLite the database's change mark (one cheap statement) says whether anything was committed since the
+    // last check; read before the revision, so a commit in between is seen by the next call.
+    const mark = await this.store.changeMark();
+    if (mark !== null && mark === this.mark) return;
     if ((await this.store.revision()) !== this.cache.revision) await this.load();
+    this.mark = mark;
   }
 
   /** The global rules of the loaded settings, shared and frozen: the per-request read (no copy of every setting). */
