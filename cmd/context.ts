@@ -12,6 +12,9 @@ export interface GlobalOpts {
   json?: boolean;
 }
 
+/** PostgreSQL connections a CLI command may open (a transaction holds one while other statements may need another). */
+const CLI_CONNECTIONS = 3;
+
 /** Loads the configuration the same way the server does (file < env < flags). */
 export function configFrom(opts: GlobalOpts, flags: Partial<Record<keyof Config, unknown>> = {}) {
   return loadConfig({ configFile: opts.config, flags: { database: opts.database, root: opts.root, ...flags } });
@@ -25,7 +28,8 @@ export async function withServices<T>(opts: GlobalOpts, fn: (s: Services) => Pro
   const config = configFrom(opts);
   if (!create && !isPostgresUrl(config.database) && !existsSync(config.database))
     throw new AppError('NOT_FOUND', `database ${config.database} does not exist; run "filedeck config init" or start the server once`);
-  const s = await createServices(config, silentLogger);
+  // A command runs its queries one after another: a few connections are plenty (each costs a server process).
+  const s = await createServices(config, silentLogger, { maxConnections: CLI_CONNECTIONS });
   try {
     return await fn(s);
   } finally {

@@ -43,8 +43,12 @@ export type { Services };
  * Composition root: opens the database (SQLite file or PostgreSQL URL, migrating it), loads the settings and
  * wires the services. No HTTP here.
  */
-export async function createServices(config: Readonly<Config> & { configFile?: string | null }, log: Logger = createLogger(config.log, config.logFormat)): Promise<Services> {
-  const db = await openDatabase(config.database, { connectTimeoutMs: config.databaseConnectTimeout });
+export async function createServices(
+  config: Readonly<Config> & { configFile?: string | null },
+  log: Logger = createLogger(config.log, config.logFormat),
+  opts: { maxConnections?: number } = {},
+): Promise<Services> {
+  const db = await openDatabase(config.database, { connectTimeoutMs: config.databaseConnectTimeout, maxConnections: opts.maxConnections });
   const stores = {
     users: new UsersStore(db),
     sessions: new SessionsStore(db),

@@ -9,6 +9,11 @@ import { isPostgresUrl, PostgresSql, SqliteSql, type Sql } from './sql';
 export interface OpenOptions {
   /** PostgreSQL: how long to wait for a connection at start before giving up with a clear message. */
   connectTimeoutMs?: number;
+  /**
+   * PostgreSQL: the pool's size (default 20, for a server). Each connection is a server process that costs ~20 ms
+   * to start, and a start-up's concurrent queries open as many as they may: a CLI command asks for a few.
+   */
+  maxConnections?: number;
 }
 
 /**
@@ -16,7 +21,7 @@ export interface OpenOptions {
  * (postgres://user@host:port/db), or a SQLite file (created when missing, owner-only, WAL mode).
  */
 export async function openDatabase(database: string, opts: OpenOptions = {}): Promise<Sql> {
-  const db = isPostgresUrl(database) ? await openPostgres(database, opts.connectTimeoutMs ?? 10_000) : openSqlite(database);
+  const db = isPostgresUrl(database) ? await openPostgres(database, opts.connectTimeoutMs ?? 10_000, opts.maxConnections ?? 20) : openSqlite(database);
   try {
     await migrate(db);
   } catch (e) {
@@ -46,8 +51,8 @@ export function redactUrl(url: string): string {
   return url.replace(/(\/\/[^:/@]+):[^@]*@/, '$1:***@');
 }
 
-async function openPostgres(url: string, timeoutMs: number): Promise<Sql> {
-  const sql = new SQL(url, { max: 20, connectionTimeout: Math.ceil(timeoutMs / 1000), idleTimeout: 60 });
+async function openPostgres(url: string, timeoutMs: number, max: number): Promise<Sql> {
+  const sql = new SQL(url, { max, connectionTimeout: Math.ceil(timeoutMs / 1000), idleTimeout: 60 });
   const db = new PostgresSql(sql);
   let timer: Timer | undefined;
   try {
