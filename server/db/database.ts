@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { AppError } from '../core/errors';
 import { migrate } from './migrate';
 import { isPostgresUrl, PostgresSql, SqliteSql, type Sql } from './sql';
+import { WalHeader } from './wal-header';
 
 export interface OpenOptions {
   /** PostgreSQL: how long to wait for a connection at start before giving up with a clear message. */
@@ -43,7 +44,7 @@ function openSqlite(file: string): Sql {
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec('PRAGMA foreign_keys = ON');
-  return new SqliteSql(db);
+  return new SqliteSql(db, false, undefined, file === ':memory:' ? null : new WalHeader(file));
 }
 
 /** A URL without its password, for messages. */

@@ -1,0 +1,55 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+
+/**
+ * The header of a SQLite database's WAL index (the `-shm` file beside it), read as plain bytes: every commit, by any
+ * connection of any process, rewrites it (its change counter, last frame and checksums; a WAL restart changes its
+ * salts). SQLite publishes a commit to its readers by writing this header, so a header read before some rows is
+ * never newer than those rows. One pread(2) of 96 bytes instead of a statement taking two locks (measured ~13 µs per
+ * request under load, twice per authenticated request).
+ *
+ * Layout (sqlite.org/walformat.html, unchanged since WAL came in 3.7.0): two 48-byte copies of the header at offsets
+ * 0 and 48, the writer filling the second copy first; byte 12 (`isInit`) is 1 once the index is built. A read that
+ * finds the copies different (a commit mid-write), or no index yet, answers null: the caller asks SQLite instead.
+ *
+ * A descriptor, never a mapping: a mapped file cut short under us would kill the process (SIGBUS); a read of a cut
+ * file just comes back short. While our own connection is open SQLite never removes or replaces the file (only the
+ * last connection to close does), so the descriptor always reads the index every connection uses.
+ */
+export class WalHeader {
+  private fd: number | null = null;
+  private closed = false;
+  private readonly buf = new Uint8Array(96);
+  private readonly words = new Uint32Array(this.buf.buffer);
+
+  /** @param db the database file, open in WAL mode on a connection of this process for as long as this is used. */
+  constructor(private readonly db: string) {}
+
+  /** The header's fields that commits change, as text; null when the header is missing, unbuilt or mid-write. */
+  mark(): string | null {
+    if (this.fd === null && !this.closed) {
+      try {
+        this.fd = openSync(`${this.db}-shm`, 'r'); // made by SQLite with the connection's first read
+      } catch {
+        return null;
+      }
+    }
+    if (this.fd === null) return null;
+    let n: number;
+    try {
+      n = readSync(this.fd, this.buf, 0, 96, 0);
+    } catch {
+      return null;
+    }
+    const w = this.words;
+    if (n < 96 || this.buf[12] !== 1) return null;
+    for (let i = 0; i < 12; i++) if (w[i] !== w[i + 12]) return null;
+    // iChange, mxFrame, nPage, the frame checksums, the salts and the header checksums (words 2 and 4 to 11).
+    return `${w[2]}.${w[4]}.${w[5]}.${w[6]}.${w[7]}.${w[8]}.${w[9]}.${w[10]}.${w[11]}`;
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
