@@ -34,6 +34,11 @@ export class SettingsStore {
     return this.db.changeMark();
   }
 
+  /** changeMark() when it can be had without waiting; undefined otherwise. */
+  changeMarkNow(): string | undefined {
+    return this.db.changeMarkNow();
+  }
+
   /** How many times settings were written, by anyone (0 before the first write). */
   async revision(): Promise<number> {
     return Number((await this.db.get<{ n: number }>("SELECT n FROM revisions WHERE name = 'settings'"))?.n ?? 0);

@@ -33,6 +33,8 @@ export interface Sql {
    * Read the mark BEFORE the data it vouches for: data read after it is at least as new as the mark says.
    */
   changeMark(): Promise<string | null>;
+  /** changeMark() when it can be had without waiting (SQLite's WAL index header); undefined otherwise. */
+  changeMarkNow(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -124,11 +126,16 @@ export class SqliteSql implements Sql {
     full(() => this.db.exec(text));
   }
 
-  changeMark(): Promise<string | null> {
+  changeMarkNow(): string | undefined {
     // The header needs no turn of the connection: a transaction still open elsewhere has not changed it yet, and
     // the rows read after this mark wait for its end.
     const header = this.wal?.mark();
-    if (header) return Promise.resolve(`w${header}`);
+    return header ? `w${header}` : undefined;
+  }
+
+  changeMark(): Promise<string | null> {
+    const now = this.changeMarkNow();
+    if (now !== undefined) return Promise.resolve(now);
     return this.turn().then(() => {
       const r = full(() => this.db.query(CHANGE_MARK).get() as { v: number; c: number });
       return `s${r.v}:${r.c}`;
@@ -187,6 +194,10 @@ export class PostgresSql implements Sql {
   /** PostgreSQL offers no cheap commit counter that covers other instances: callers read the rows themselves. */
   async changeMark(): Promise<string | null> {
     return null;
+  }
+
+  changeMarkNow(): undefined {
+    return undefined;
   }
 
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {

@@ -118,6 +118,11 @@ export class UsersStore {
     return this.db.changeMark();
   }
 
+  /** changeMark() when it can be had without waiting; undefined otherwise. */
+  changeMarkNow(): string | undefined {
+    return this.db.changeMarkNow();
+  }
+
   /** Case-insensitive lookup (usernames are unique without regard to case). */
   async byUsername(username: string): Promise<StoredUser | null> {
     const r = await this.db.get<Row>('SELECT * FROM users WHERE lower(username) = lower(?)', username);

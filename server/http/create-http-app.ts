@@ -62,23 +62,33 @@ export async function createHttpApp(s: Services) {
     .use(await staticPlugin(s));
 
   const probes = new Set(['/health', '/ready', '/metrics'].map((p) => base + p));
+  // Settings changed by the CLI or another instance apply from the next request on. Checked around the app's fetch,
+  // not in an async onRequest hook, which made every request's handler async: when the change mark shows the
+  // settings current, the request goes straight on. A failed check is thrown from onRequest below, so the error
+  // plugin answers it as before. The probes read no settings: /health must answer and /ready must say why while
+  // the database is down.
+  const settingsFailed = new WeakMap<Request, unknown>();
+  const withFreshSettings = (fn: (r: Request) => unknown) => (r: Request) => {
+    const check = probes.has(pathnameOf(r.url)) ? null : s.settings.fresh();
+    return check ? check.then(() => fn(r), (e: unknown) => (settingsFailed.set(r, e ?? new Error('settings')), fn(r))) : fn(r);
+  };
   // Request ids, request metrics and JSON request logs see every response (http/observe/request-observer.ts).
   const observer = requestObserver(s, ip, () => (app as unknown as { server?: unknown }).server ?? null);
   const app = new Elysia()
+    // The last wrap is the outermost: the observer sees the settings check's time and outcome too.
+    .wrap(withFreshSettings as never)
     .wrap(observer.wrap as never)
     .onTransform({ as: 'global' }, observer.transform)
     .use(errorPlugin(s.log, ip.client))
     // JSON answers above a small size are compressed for clients that accept it (streamed, on the thread pool).
     .mapResponse({ as: 'global' }, ({ request, responseValue }) => (responseValue instanceof Response ? compressResponse(request, responseValue) : undefined))
-    .onRequest(async ({ request }) => {
-      const pathname = pathnameOf(request.url);
-      // Settings changed by the CLI or another instance apply from the next request on (one cheap revision read).
-      // The probes read no settings: /health must answer and /ready must say why while the database is down.
-      if (!probes.has(pathname)) await s.settings.fresh();
+    .onRequest(({ request }) => {
+      const failed = settingsFailed.get(request);
+      if (failed !== undefined) throw failed;
       // nosniff and no-referrer go on every response in the observer (observe/request-observer.ts stamp), not in
       // `set.headers`, which would make Elysia rebuild every Response.
       // The bare prefix gets a slash (the router would treat "/base" and "/base/" alike).
-      if (base && pathname === base) return new Response(null, { status: 301, headers: { Location: `${base}/` } });
+      if (base && pathnameOf(request.url) === base) return new Response(null, { status: 301, headers: { Location: `${base}/` } });
     });
   return app.use(routes);
 }

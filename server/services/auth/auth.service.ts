@@ -175,7 +175,7 @@ export class AuthService {
     // memory only while the database's change mark, read first, shows no commit since they were read (any commit,
     // by this process, the CLI or another connection, drops the trust). Without a mark (PostgreSQL) every request
     // reads them.
-    const mark = await this.d.users.changeMark();
+    const mark = this.d.users.changeMarkNow() ?? (await this.d.users.changeMark());
     const hit = mark === null ? undefined : this.live.get(sid);
     if (hit && hit.mark === mark && hit.user.id === userId && hit.expiresAt >= now) return hit.user;
     const row = await this.d.users.bySession(sid, userId, now);

@@ -36,16 +36,26 @@ export class SettingsService {
     this.key ??= await this.store.getSecret('jwt');
   }
 
-  /** Reloads when someone else wrote settings since the last load (checked at most every 500 ms on PostgreSQL). */
-  async fresh(): Promise<void> {
+  /**
+   * Reloads when someone else wrote settings since the last load (checked at most every 500 ms on PostgreSQL).
+   * Null when the cache is known to be current without waiting; else a promise of the check.
+   */
+  fresh(): Promise<void> | null {
     if (!this.cache) return this.load();
-    if (this.store.engine === 'postgres' && Date.now() - this.checkedAt < 500) return;
+    if (this.store.engine === 'postgres' && Date.now() - this.checkedAt < 500) return null;
+    // On SQLite the database's change mark says without waiting whether anything was committed since the last
+    // check: then nothing is awaited at all (this runs before every request).
+    const now = this.store.changeMarkNow();
+    if (now !== undefined && now === this.mark) return null;
+    return this.recheck(now);
+  }
+
+  /** Re-reads the revision (and the settings when it moved), under a mark read before it: a commit in between is seen next time. */
+  private async recheck(known: string | undefined): Promise<void> {
     this.checkedAt = Date.now();
-    // On SQLite the database's change mark (one cheap statement) says whether anything was committed since the
-    // last check; read before the revision, so a commit in between is seen by the next call.
-    const mark = await this.store.changeMark();
+    const mark = known ?? (await this.store.changeMark());
     if (mark !== null && mark === this.mark) return;
-    if ((await this.store.revision()) !== this.cache.revision) await this.load();
+    if ((await this.store.revision()) !== this.cache!.revision) await this.load();
     this.mark = mark;
   }
 
