@@ -2,12 +2,14 @@ import { readdir, stat } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { AppError } from '../core/errors';
 import { DirReader, type EntryInfo } from './entry-stats';
+import { hasFolderRead, readFolderAt } from './folder-read';
 import { wrapFs } from './fs-errors';
 import { inside, realLocation } from './scope-paths';
 import { ScopeReads } from './scope-reads';
 import { TEMP_NAME } from './temp-file';
-import { isTrashName } from './trash-fs';
+import { inTrash, isTrashName } from './trash-fs';
 import { joinVirtual } from './virtual-path';
 
 /** Names no listing, scan or walk reports: our temps and the trash. */
@@ -83,6 +85,25 @@ export class ScopeListing extends ScopeReads {
       names.push(d.name);
     }
     return { real, names, kinds: kinds.subarray(0, names.length) };
+  }
+
+  /**
+   * A small folder (its st_size at most SMALL_DIR_BYTES) resolved, checked and read through one descriptor
+   * (folder-read.ts): its real location passes the very checks of real() before anything is read, and the names are
+   * those of that folder, as scan() gives them. Null when `vpath` is no such folder, or where links are followed
+   * outside the scope or the descriptor path is unavailable: callers take stat() and scan(), which also give the
+   * usual errors.
+   */
+  readFolder(vpath: string): { real: string; stats: EntryInfo; isSymlink: boolean; names: string[]; kinds: Uint8Array } | null {
+    if (this.followExternalSymlinks || !hasFolderRead) return null;
+    const disk = this.lexical(vpath);
+    if (inTrash(disk)) throw new AppError('NOT_FOUND');
+    const r = readFolderAt(disk, SMALL_DIR_BYTES, hiddenName, (real) => this.checkResolved(real, vpath));
+    if (!r) return null;
+    // The folder is a link itself only when its real location is not where its path says below the real root.
+    const where = vpath === '/' ? this.realRoot : `${this.realRoot}${vpath}`;
+    const isSymlink = r.real !== where && !!lstatSync(disk, { throwIfNoEntry: false })?.isSymbolicLink();
+    return { real: r.real, stats: r.stats, isSymlink, names: r.names, kinds: r.kinds };
   }
 
   /** A reader of one folder scan() resolved, for entry(): the caller closes it (a held descriptor). */

@@ -119,7 +119,14 @@ export class ScopePaths {
     // The trash is no scope's: nothing inside it is reachable by a path, a link or a scope set inside it.
     if (inTrash(disk)) throw new AppError('NOT_FOUND');
     if (this.followExternalSymlinks) return disk;
-    const real = await wrapFs(() => realLocation(disk));
+    return this.checkResolved(await wrapFs(() => realLocation(disk)), vpath);
+  }
+
+  /**
+   * The checks every resolved location of `vpath` passes, however it was resolved (realpath, or the kernel's name
+   * for an open descriptor): not in the trash, inside the scope, allowed by the rules where a link leads. Returns it.
+   */
+  protected checkResolved(real: string, vpath: string): string {
     if (inTrash(real)) throw new AppError('NOT_FOUND');
     if (!inside(real, this.realRoot)) throw forbidden();
     if (!this.targetAllowed(real, vpath)) throw forbidden();

@@ -56,8 +56,16 @@ export function statxAtAddress(dirfd: number, name: number, into: Float64Array, 
   return libc !== null && statxRaw(dirfd, name, into, at);
 }
 
-function statxRaw(dirfd: number, name: Uint8Array | number, into: Float64Array, at: number): boolean {
-  if (libc!.statx(dirfd, name, AT_SYMLINK_NOFOLLOW, STATX_BASIC, out) !== 0) return false;
+const AT_EMPTY_PATH = 0x1000;
+const emptyName = new Uint8Array(new ArrayBuffer(1));
+
+/** The stats of what the descriptor `fd` itself is open on (fstat through statx), written as statxAt() does. */
+export function statxFd(fd: number, into: Float64Array, at: number): boolean {
+  return libc !== null && statxRaw(fd, emptyName, into, at, AT_EMPTY_PATH);
+}
+
+function statxRaw(dirfd: number, name: Uint8Array | number, into: Float64Array, at: number, flags = AT_SYMLINK_NOFOLLOW): boolean {
+  if (libc!.statx(dirfd, name, flags, STATX_BASIC, out) !== 0) return false;
   // struct statx: stx_mode u16 at byte 28, stx_size u64 at 40, stx_mtime {i64 sec, u32 nsec} at 112.
   into[at] = u16[14]!;
   into[at + 1] = u32[10]! + u32[11]! * 4294967296;

@@ -85,12 +85,14 @@ export class FilesService {
    */
   async open(actor: Actor, path: string, opts: { checksum?: string; content?: boolean; signal?: AbortSignal } = {}): Promise<{ res: Resource; listing?: FolderListing }> {
     this.check(actor, path);
-    const { real, stats, isSymlink } = await actor.fs.stat(path);
+    // A small folder is resolved, described and read through one descriptor; anything else the usual way.
+    const folder = opts.checksum === undefined ? actor.fs.readFolder(path) : null;
+    const { real, stats, isSymlink } = folder ?? (await actor.fs.stat(path));
     const res = describe(path, baseName(path), stats, isSymlink);
     if (res.isDir) {
       if (opts.checksum !== undefined) throw invalid('checksums are computed for files only');
       const sorting = actor.user?.sorting ?? { by: 'name' as const, asc: false };
-      const listing = await scanFolder(actor, path, { by: sorting.by || 'name', asc: sorting.asc }, this.deps.typeDetectionByHeader, stats.size, real);
+      const listing = await scanFolder(actor, path, { by: sorting.by || 'name', asc: sorting.asc }, this.deps.typeDetectionByHeader, stats.size, real, folder);
       const sizes = this.deps.folderSizes?.visibleSizes(actor, path, real) ?? null;
       if (sizes?.own !== undefined) res.folderSize = sizes.own;
       listing.folderSizes = sizes?.children ?? null;

@@ -132,8 +132,17 @@ export class FolderListing {
  * entry here (kept as two numbers each); a name sort needs the kinds alone. Symlinks are resolved here, so that
  * escaping ones are not counted and linked folders sort as folders.
  */
-export async function scanFolder(actor: Actor, path: string, sorting: { by: string; asc: boolean }, sniff: boolean, dirBytes?: number, real?: string): Promise<FolderListing> {
-  const scan = await actor.fs.scan(path, dirBytes, real);
+export async function scanFolder(
+  actor: Actor,
+  path: string,
+  sorting: { by: string; asc: boolean },
+  sniff: boolean,
+  dirBytes?: number,
+  real?: string,
+  read?: { real: string; names: string[]; kinds: Uint8Array } | null,
+): Promise<FolderListing> {
+  // `read`: the folder already read through its descriptor (ScopedFs.readFolder), with the same checks passed.
+  const scan = read ?? (await actor.fs.scan(path, dirBytes, real));
   const names: string[] = [];
   const dirs = new Uint8Array(scan.names.length);
   const bySize = sorting.by === 'size';

@@ -1,0 +1,108 @@
+/**
+ * A small folder listed through one descriptor (server/fs/folder-read.ts, ScopedFs.readFolder): the same answers
+ * and the same refusals as the realpath + lstat + readdir path it replaces, which big folders still take.
+ */
+import { afterEach, describe, expect, test } from 'bun:test';
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeTestApp, type TestApp } from '../helpers/test-app';
+
+let t: TestApp;
+afterEach(() => t?.close());
+
+type Listing = { isDir: boolean; isSymlink: boolean; path: string; items: { name: string; isDir: boolean; size: number; isSymlink: boolean }[]; numDirs: number; numFiles: number };
+const list = async (path: string, token: string) => {
+  const r = await t.req('GET', `/api/resources${path}`, { token });
+  return { status: r.status, body: r.status === 200 ? ((await r.json()) as Listing) : null };
+};
+
+describe('a small folder read through one descriptor', () => {
+  test('names as readdir gives them (unicode, spaces, newlines, a name ending in " (deleted)"), sizes and kinds', async () => {
+    t = await makeTestApp();
+    const dir = join(t.root, 'mixed');
+    mkdirSync(join(dir, 'sub folder'), { recursive: true });
+    for (const name of ['日本語.txt', 'line\nbreak.txt', 'émoji 🎉.md', 'old (deleted)', '.hidden', 'plain']) writeFileSync(join(dir, name), name);
+    mkdirSync(join(t.root, 'gone (deleted)'));
+    const token = await t.adminToken();
+    const { status, body } = await list('/mixed/', token);
+    expect(status).toBe(200);
+    expect(body!.items.map((i) => i.name).sort()).toEqual(readdirSync(dir).sort());
+    expect(body!.items.find((i) => i.name === '日本語.txt')!.size).toBe(Buffer.byteLength('日本語.txt'));
+    expect(body!.items.find((i) => i.name === 'sub folder')!.isDir).toBe(true);
+    expect([body!.numDirs, body!.numFiles]).toEqual([1, 6]);
+    // A folder really named "… (deleted)" (what /proc shows for a removed folder) still lists.
+    expect((await list('/gone (deleted)/', token)).status).toBe(200);
+  });
+
+  test('a folder reached through a link in the scope lists as its target and says it is a link; its target does not', async () => {
+    t = await makeTestApp();
+    mkdirSync(join(t.root, 'docs/inner'), { recursive: true });
+    writeFileSync(join(t.root, 'docs/a.txt'), 'a');
+    symlinkSync(join(t.root, 'docs'), join(t.root, 'docs-link'));
+    symlinkSync('docs', join(t.root, 'docs-rel'));
+    const token = await t.adminToken();
+    const target = await list('/docs/', token);
+    expect(target.body!.isSymlink).toBe(false);
+    for (const p of ['/docs-link/', '/docs-rel/']) {
+      const via = await list(p, token);
+      expect(via.status).toBe(200);
+      expect(via.body!.isSymlink).toBe(true);
+      expect(via.body!.items.map((i) => i.name)).toEqual(target.body!.items.map((i) => i.name));
+    }
+    // Inside the linked folder, the sub-folder itself is no link.
+    expect((await list('/docs-link/inner/', token)).body!.isSymlink).toBe(false);
+  });
+
+  test('a scope root that is itself a link: folders below it are not links', async () => {
+    t = await makeTestApp();
+    mkdirSync(join(t.root, 'store/real-files/photos'), { recursive: true });
+    writeFileSync(join(t.root, 'store/real-files/photos/p.jpg'), 'x');
+    symlinkSync(join(t.root, 'store/real-files'), join(t.root, 'linked-home'));
+    const bob = await t.userToken('bob', {}, { scope: '/linked-home' });
+    const root = await list('/', bob);
+    expect(root.status).toBe(200);
+    expect(root.body!.items.map((i) => i.name)).toEqual(['photos']);
+    const photos = await list('/photos/', bob);
+    expect(photos.body!.isSymlink).toBe(false);
+    expect(photos.body!.items.map((i) => i.name)).toEqual(['p.jpg']);
+  });
+
+  test('refused as before: a link out of the scope (403), into the trash (404), to what the rules deny (403)', async () => {
+    t = await makeTestApp();
+    mkdirSync(join(t.dir, 'outside'), { recursive: true });
+    writeFileSync(join(t.dir, 'outside/secret.txt'), 's');
+    mkdirSync(join(t.root, '.filedeck-trash/1/x'), { recursive: true });
+    mkdirSync(join(t.root, 'private'), { recursive: true });
+    mkdirSync(join(t.root, 'bob'), { recursive: true });
+    symlinkSync(join(t.dir, 'outside'), join(t.root, 'bob/out'));
+    symlinkSync(join(t.root, '.filedeck-trash/1'), join(t.root, 'bob/bin'));
+    symlinkSync(join(t.root, 'private'), join(t.root, 'bob/priv'));
+    const bob = await t.userToken('bob', {}, { scope: '/bob' });
+    const admin = await t.adminToken();
+    expect((await list('/out/', bob)).status).toBe(403);
+    expect((await list('/bin/', bob)).status).toBe(404);
+    expect((await list('/bob/bin/', admin)).status).toBe(404);
+    expect((await list('/private/', admin)).status).toBe(200);
+    expect((await list('/priv/', bob)).status).toBe(403); // /private lies outside bob's scope /bob
+    // Inside a scope, a link to a folder its owner's rules deny is refused at the target.
+    mkdirSync(join(t.root, 'bob/hidden'));
+    symlinkSync(join(t.root, 'bob/hidden'), join(t.root, 'bob/to-hidden'));
+    const carol = await t.userToken('carol', {}, { scope: '/bob', rules: [{ allow: false, regex: false, path: '/hidden', regexp: null }] });
+    expect((await list('/hidden/', carol)).status).toBe(403);
+    expect((await list('/to-hidden/', carol)).status).toBe(403);
+  });
+
+  test('a file, a FIFO and a missing path take the usual route: described, never opened, 404', async () => {
+    t = await makeTestApp();
+    writeFileSync(join(t.root, 'note.txt'), 'hello');
+    Bun.spawnSync(['mkfifo', join(t.root, 'pipe')]);
+    const token = await t.adminToken();
+    const file = await t.req('GET', '/api/resources/note.txt', { token });
+    expect(file.status).toBe(200);
+    expect(((await file.json()) as { content: string }).content).toBe('hello');
+    const fifo = await Promise.race([t.req('GET', '/api/resources/pipe', { token }), Bun.sleep(3000).then(() => null)]);
+    expect(fifo?.status).toBe(200);
+    expect(((await fifo!.json()) as { type: string }).type).toBe('blob');
+    expect((await list('/nothing/', token)).status).toBe(404);
+  });
+});
