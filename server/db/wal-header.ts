@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 /**
  * The header of a SQLite database's WAL index (the `-shm` file beside it), read as plain bytes: every commit, by any
@@ -21,8 +22,12 @@ export class WalHeader {
   private readonly buf = new Uint8Array(96);
   private readonly words = new Uint32Array(this.buf.buffer);
 
+  private readonly db: string;
+
   /** @param db the database file, open in WAL mode on a connection of this process for as long as this is used. */
-  constructor(private readonly db: string) {}
+  constructor(db: string) {
+    this.db = resolve(db); // opened later, whatever the working folder is then
+  }
 
   /** The header's fields that commits change, as text; null when the header is missing, unbuilt or mid-write. */
   mark(): string | null {
