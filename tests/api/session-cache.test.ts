@@ -101,26 +101,26 @@ describe('the CLI in another process', () => {
     expect((await t.req('GET', '/api/resources/', { token: admin })).status).toBe(200);
   });
 
-  test('rules add --user ends the live token at once (a rule change revokes), and the next login obeys the rule', async () => {
+  /** A fresh app with /open and /secret, bob's token (which sees both), then `rules add /secret` by the CLI with `extra`. */
+  async function bobThenRuleByCli(extra: string[]): Promise<string> {
     t = await makeTestApp();
     mkdirSync(`${t.root}/open`);
     mkdirSync(`${t.root}/secret`);
     const bob = await t.userToken('bob');
     expect(await names(bob)).toEqual(['open', 'secret']);
-    const r = await cli(['rules', 'add', '/secret', '--user', 'bob', '--database', t.database, '--root', t.root]);
+    const r = await cli(['rules', 'add', '/secret', ...extra, '--database', t.database, '--root', t.root]);
     expect(r.code).toBe(0);
+    return bob;
+  }
+
+  test('rules add --user ends the live token at once (a rule change revokes), and the next login obeys the rule', async () => {
+    const bob = await bobThenRuleByCli(['--user', 'bob']);
     expect((await t.req('GET', '/api/resources/', { token: bob })).status).toBe(401);
     expect(await names(await t.login('bob', USER_PASSWORD))).toEqual(['open']);
   });
 
   test('a global rule added by the CLI applies to the next request of a live token', async () => {
-    t = await makeTestApp();
-    mkdirSync(`${t.root}/open`);
-    mkdirSync(`${t.root}/secret`);
-    const bob = await t.userToken('bob');
-    expect(await names(bob)).toEqual(['open', 'secret']);
-    const r = await cli(['rules', 'add', '/secret', '--database', t.database, '--root', t.root]);
-    expect(r.code).toBe(0);
+    const bob = await bobThenRuleByCli([]);
     // SQLite: the very next request. PostgreSQL re-reads the settings revision at most every 500 ms.
     if (onSqlite()) expect(await names(bob)).toEqual(['open']);
     else expect(await settled(() => names(bob), ['open'], 1500)).toEqual(['open']);
