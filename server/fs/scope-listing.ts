@@ -100,8 +100,9 @@ export class ScopeListing extends ScopeReads {
     if (inTrash(disk)) throw new AppError('NOT_FOUND');
     const r = readFolderAt(disk, SMALL_DIR_BYTES, hiddenName, (real) => this.checkResolved(real, vpath));
     if (!r) return null;
-    // The folder is a link itself only when its real location is not where its path says below the real root.
-    const where = vpath === '/' ? this.realRoot : `${this.realRoot}${vpath}`;
+    // As stat(): whether the path's last component is a link. Below the scope root it cannot be when the real
+    // location is where the path says under the real root; the root itself is a link only if it resolved elsewhere.
+    const where = vpath === '/' ? this.root : `${this.realRoot}${vpath}`;
     const isSymlink = r.real !== where && !!lstatSync(disk, { throwIfNoEntry: false })?.isSymbolicLink();
     return { real: r.real, stats: r.stats, isSymlink, names: r.names, kinds: r.kinds };
   }

@@ -61,7 +61,9 @@ describe('a small folder read through one descriptor', () => {
     const bob = await t.userToken('bob', {}, { scope: '/linked-home' });
     const root = await list('/', bob);
     expect(root.status).toBe(200);
+    expect(root.body!.isSymlink).toBe(true); // the scope root itself is the link (as stat() says)
     expect(root.body!.items.map((i) => i.name)).toEqual(['photos']);
+    expect((await list('/', await t.adminToken())).body!.isSymlink).toBe(false);
     const photos = await list('/photos/', bob);
     expect(photos.body!.isSymlink).toBe(false);
     expect(photos.body!.items.map((i) => i.name)).toEqual(['p.jpg']);
