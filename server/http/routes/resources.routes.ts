@@ -51,10 +51,11 @@ export function resourcesRoutes(s: Services, auth: AuthPlugin) {
   const get = async ({ request, actor }: Ctx) => {
     const q = new URL(request.url).searchParams;
     const checksum = q.get('checksum') ?? undefined;
-    const path = pathAfter(request, P).path;
+    const { path, dir } = pathAfter(request, P);
     const bytes = checksum === undefined && request.headers.get('x-encoding') === 'true';
     const page = parsePage(q.get('offset'), q.get('limit'));
-    const { res, listing } = await s.files.open(actor, path, { checksum, content: !bytes, signal: request.signal });
+    // Clients ask folders with a trailing slash: without one, the path is taken for a file first (a folder still lists).
+    const { res, listing } = await s.files.open(actor, path, { checksum, content: !bytes, signal: request.signal, folder: dir });
     // Folders stream (no whole listing in memory); without offset/limit the reference's client gets every item.
     if (listing) return listingResponse(res, listing, page);
     if (bytes && (res.type === 'text' || res.type === 'textImmutable')) return download(request, actor, path);

@@ -83,10 +83,11 @@ export class FilesService {
    * As get(), but a folder comes back as its description plus a FolderListing, whose items are described as they
    * are read (streamed listings, pages).
    */
-  async open(actor: Actor, path: string, opts: { checksum?: string; content?: boolean; signal?: AbortSignal } = {}): Promise<{ res: Resource; listing?: FolderListing }> {
+  async open(actor: Actor, path: string, opts: { checksum?: string; content?: boolean; signal?: AbortSignal; folder?: boolean } = {}): Promise<{ res: Resource; listing?: FolderListing }> {
     this.check(actor, path);
-    // A small folder is resolved, described and read through one descriptor; anything else the usual way.
-    const folder = opts.checksum === undefined ? actor.fs.readFolder(path) : null;
+    // A small folder is resolved, described and read through one descriptor; anything else the usual way. A caller
+    // that knows the path names a file (`folder: false`) skips the attempt (an open that would fail).
+    const folder = opts.checksum === undefined && opts.folder !== false ? actor.fs.readFolder(path) : null;
     const { real, stats, isSymlink } = folder ?? (await actor.fs.stat(path));
     const res = describe(path, baseName(path), stats, isSymlink);
     if (res.isDir) {
