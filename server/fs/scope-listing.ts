@@ -37,6 +37,13 @@ export interface WalkEntry {
   real: string;
 }
 
+/** A folder's resolved location and its entry names and kinds (0 file or special, 1 folder, 2 symlink or unknown). */
+export interface FolderScan {
+  real: string;
+  names: string[];
+  kinds: Uint8Array;
+}
+
 /** Folders up to this st_size are read with readdirSync (ext4: four blocks; tmpfs/btrfs: a few hundred names). */
 const SMALL_DIR_BYTES = 16 * 1024;
 
@@ -70,7 +77,7 @@ export class ScopeListing extends ScopeReads {
    * A folder's entry names and kinds (temps left out), without describing them: a big listing keeps only this much
    * per entry and describes each one with entry() as it is sent. Kinds: 0 file or special, 1 folder, 2 symlink.
    */
-  async scan(vpath: string, dirBytes?: number, resolved?: string): Promise<{ real: string; names: string[]; kinds: Uint8Array }> {
+  async scan(vpath: string, dirBytes?: number, resolved?: string): Promise<FolderScan> {
     // `resolved`: what stat(vpath) answered just before (the same checks, already passed), saving a second realpath.
     const real = resolved ?? (await this.real(vpath));
     // A folder whose own size (st_size: a few blocks, or the names' bytes) says it is small is read synchronously:
@@ -94,7 +101,7 @@ export class ScopeListing extends ScopeReads {
    * outside the scope or the descriptor path is unavailable: callers take stat() and scan(), which also give the
    * usual errors.
    */
-  readFolder(vpath: string): { real: string; stats: EntryInfo; isSymlink: boolean; names: string[]; kinds: Uint8Array } | null {
+  readFolder(vpath: string): (FolderScan & { stats: EntryInfo; isSymlink: boolean }) | null {
     if (this.followExternalSymlinks || !hasFolderRead) return null;
     const disk = this.lexical(vpath);
     if (inTrash(disk)) throw new AppError('NOT_FOUND');

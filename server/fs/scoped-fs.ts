@@ -7,7 +7,7 @@ import { DIR_MODE } from './scope-writes';
 
 export { TEMP_NAME } from './temp-file';
 export { inside, type FsObserver } from './scope-paths';
-export type { DirEntry, WalkEntry } from './scope-listing';
+export type { DirEntry, FolderScan, WalkEntry } from './scope-listing';
 export { DIR_MODE, FILE_MODE } from './scope-writes';
 export type { PlaceOpts } from './scope-copy-move';
 

@@ -1,7 +1,7 @@
 import type { Resource } from '../../contract/resource';
 import { invalid } from '../../core/errors';
 import type { DirReader } from '../../fs/entry-stats';
-import type { DirEntry } from '../../fs/scoped-fs';
+import type { DirEntry, FolderScan } from '../../fs/scoped-fs';
 import { statAhead } from '../../fs/stat-ahead';
 import { joinVirtual } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
@@ -139,7 +139,7 @@ export async function scanFolder(
   sniff: boolean,
   dirBytes?: number,
   real?: string,
-  read?: { real: string; names: string[]; kinds: Uint8Array } | null,
+  read?: FolderScan | null,
 ): Promise<FolderListing> {
   // `read`: the folder already read through its descriptor (ScopedFs.readFolder), with the same checks passed.
   const scan = read ?? (await actor.fs.scan(path, dirBytes, real));
