@@ -1,5 +1,6 @@
 import { Database, type Statement } from 'bun:sqlite';
 import { escapeLike } from './sql';
+import { WalHeader } from './wal-header';
 
 /**
  * The name index: one local SQLite file per instance (in its cache folder), whatever engine holds the rest of the
@@ -62,10 +63,12 @@ export function below(path: string): [string, string] {
 export class NameIndexStore {
   readonly db: Database;
   private readonly st: Record<'get' | 'children' | 'insert' | 'update' | 'deleteTree' | 'addTotal' | 'setTotal' | 'childTotals' | 'range' | 'dotRange', Statement>;
+  private readonly wal: WalHeader;
 
   constructor(readonly file: string) {
     this.db = new Database(file, { create: true });
     this.db.exec('pragma journal_mode = wal; pragma synchronous = normal; pragma busy_timeout = 5000;');
+    this.wal = new WalHeader(file);
     this.db.exec('create table if not exists meta (key text primary key, value text not null)');
     if (this.meta('schema') !== String(SCHEMA)) this.reset();
     this.st = {
@@ -238,7 +241,17 @@ export class NameIndexStore {
   }
 
   /** Writes the WAL back and closes. */
+  /**
+   * A value that changes with every commit to this file, by any connection of any thread or process (the WAL index
+   * header, wal-header.ts): what was read after one mark is current while the mark is unchanged. Null when it cannot
+   * be read now (no index header yet, or a commit writing it): nothing read may then be trusted later.
+   */
+  changeMark(): string | null {
+    return this.wal.mark();
+  }
+
   close(): void {
+    this.wal.close();
     this.db.close();
   }
 }

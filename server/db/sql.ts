@@ -108,29 +108,39 @@ export class SqliteSql implements Sql {
 
   async all<T>(text: string, ...params: unknown[]): Promise<T[]> {
     await this.turn();
-    return full(() => this.db.query(text).all(...(params as never[])) as T[]);
+    return this.ran(() => this.db.query(text).all(...(params as never[])) as T[]);
   }
 
   async get<T>(text: string, ...params: unknown[]): Promise<T | null> {
     await this.turn();
-    return full(() => (this.db.query(text).get(...(params as never[])) as T | null) ?? null);
+    return this.ran(() => (this.db.query(text).get(...(params as never[])) as T | null) ?? null);
   }
 
   async run(text: string, ...params: unknown[]): Promise<RunResult> {
     await this.turn();
-    return full(() => ({ changes: this.db.query(text).run(...(params as never[])).changes }));
+    return this.ran(() => ({ changes: this.db.query(text).run(...(params as never[])).changes }));
   }
 
   async exec(text: string): Promise<void> {
     await this.turn();
-    full(() => this.db.exec(text));
+    this.ran(() => this.db.exec(text));
   }
 
   changeMarkNow(): string | undefined {
     // The header needs no turn of the connection: a transaction still open elsewhere has not changed it yet, and
-    // the rows read after this mark wait for its end.
-    const header = this.wal?.mark();
+    // the rows read after this mark wait for its end. Read once per task (the settings check and authentication of
+    // one request share it), and again after any statement of ours (wal-header.ts heldMark).
+    const header = this.wal?.heldMark();
     return header ? `w${header}` : undefined;
+  }
+
+  /** Runs one statement: a statement of ours may have committed, so the held change mark is read anew after it. */
+  private ran<T>(fn: () => T): T {
+    try {
+      return full(fn);
+    } finally {
+      this.wal?.forget();
+    }
   }
 
   changeMark(): Promise<string | null> {
@@ -149,7 +159,7 @@ export class SqliteSql implements Sql {
       this.db.exec('BEGIN IMMEDIATE');
       try {
         const out = await fn(new SqliteSql(this.db, true, this.gate, this.wal));
-        full(() => this.db.exec('COMMIT'));
+        this.ran(() => this.db.exec('COMMIT'));
         return out;
       } catch (e) {
         if (!this.db.inTransaction) throw e; // SQLite may have rolled back by itself (SQLITE_FULL does)

@@ -52,6 +52,30 @@ export class WalHeader {
     return `${w[2]}.${w[4]}.${w[5]}.${w[6]}.${w[7]}.${w[8]}.${w[9]}.${w[10]}.${w[11]}`;
   }
 
+  /**
+   * mark(), read once per task: the value read first is answered again until the current synchronous run of code
+   * ends (a microtask drops it) or forget() is called (the owner calls it after each statement of its connection,
+   * which may have committed). Two checks of one request thus share one read; a commit by another connection or
+   * process meanwhile is seen from the next task on, as if it had come a few microseconds later.
+   */
+  heldMark(): string | null {
+    if (this.held !== undefined) return this.held;
+    const m = this.mark();
+    this.held = m;
+    queueMicrotask(this.drop);
+    return m;
+  }
+
+  /** Drops the mark heldMark() holds. */
+  forget(): void {
+    this.held = undefined;
+  }
+
+  private held: string | null | undefined = undefined;
+  private readonly drop = () => {
+    this.held = undefined;
+  };
+
   close(): void {
     this.closed = true;
     if (this.fd !== null) closeSync(this.fd);

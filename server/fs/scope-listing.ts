@@ -3,7 +3,7 @@ import type { Dirent } from 'node:fs';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../core/errors';
-import { DirReader, type EntryInfo } from './entry-stats';
+import { DirReader, type EntryInfo, type EntryStats } from './entry-stats';
 import { hasFolderRead, readFolderAt } from './folder-read';
 import { wrapFs } from './fs-errors';
 import { inside, realLocation } from './scope-paths';
@@ -37,12 +37,20 @@ export interface WalkEntry {
   real: string;
 }
 
-/** A folder's resolved location and its entry names and kinds (0 file or special, 1 folder, 2 symlink or unknown). */
+/**
+ * A folder's resolved location and its entry names and kinds (0 file or special, 1 folder, 2 symlink or unknown);
+ * from readFolder() also `known`, the lstat of the first names at the same positions, read through the descriptor
+ * that read the names (a listing's reader takes them from there: KnownStats).
+ */
 export interface FolderScan {
   real: string;
   names: string[];
   kinds: Uint8Array;
+  known?: (EntryStats | null)[];
 }
+
+/** readFolder() lstat-s this many names with them: a whole listing of the size sent as one body (listing-json.ts). */
+const KNOWN_NAMES = 64;
 
 /** Folders up to this st_size are read with readdirSync (ext4: four blocks; tmpfs/btrfs: a few hundred names). */
 const SMALL_DIR_BYTES = 16 * 1024;
@@ -105,13 +113,13 @@ export class ScopeListing extends ScopeReads {
     if (this.followExternalSymlinks || !hasFolderRead) return null;
     const disk = this.lexical(vpath);
     if (inTrash(disk)) throw new AppError('NOT_FOUND');
-    const r = readFolderAt(disk, SMALL_DIR_BYTES, hiddenName, (real) => this.checkResolved(real, vpath));
+    const r = readFolderAt(disk, SMALL_DIR_BYTES, hiddenName, (real) => this.checkResolved(real, vpath), KNOWN_NAMES);
     if (!r) return null;
     // As stat(): whether the path's last component is a link. Below the scope root it cannot be when the real
     // location is where the path says under the real root; the root itself is a link only if it resolved elsewhere.
     const where = vpath === '/' ? this.root : `${this.realRoot}${vpath}`;
     const isSymlink = r.real !== where && !!lstatSync(disk, { throwIfNoEntry: false })?.isSymbolicLink();
-    return { real: r.real, stats: r.stats, isSymlink, names: r.names, kinds: r.kinds };
+    return { real: r.real, stats: r.stats, isSymlink, names: r.names, kinds: r.kinds, known: r.known };
   }
 
   /** A reader of one folder scan() resolved, for entry(): the caller closes it (a held descriptor). */

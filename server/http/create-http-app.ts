@@ -51,7 +51,7 @@ export async function createHttpApp(s: Services) {
     .use(searchRoutes(s, auth))
     .use(tusRoutes(s, auth))
     .use(sharesRoutes(s, auth))
-    .use(publicRoutes(s, auth))
+    .use(publicRoutes(s, auth, ip))
     .use(commandRoutes(s, auth))
     .use(subtitleRoutes(s, auth))
     .use(trashRoutes(s, auth))

@@ -3,6 +3,7 @@ import type { FolderListing, Page } from '../services/files/folder-listing';
 
 /** Up to this many items a listing is built as one string (as cheap as it gets for the common small folder). */
 const SMALL = 64;
+const utf8 = new TextEncoder();
 const HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache, no-store, must-revalidate' };
 
 /**
@@ -24,7 +25,6 @@ export async function listingResponse(res: Resource, listing: FolderListing, pag
     const text = `${JSON.stringify(res).slice(0, -1)},"items":${JSON.stringify(items).slice(0, -1)}${tail()}`;
     return new Response(text, { headers: { ...HEADERS, 'Content-Length': String(Buffer.byteLength(text)) } });
   }
-  const enc = new TextEncoder();
   const batches = listing.items(page ?? undefined);
   let state: 'head' | 'items' | 'done' = 'head';
   let first = true;
@@ -32,7 +32,7 @@ export async function listingResponse(res: Resource, listing: FolderListing, pag
     async pull(c) {
       if (state === 'head') {
         state = 'items';
-        c.enqueue(enc.encode(`${JSON.stringify(res).slice(0, -1)},"items":[`));
+        c.enqueue(utf8.encode(`${JSON.stringify(res).slice(0, -1)},"items":[`));
         return;
       }
       if (state === 'done') return;
@@ -41,12 +41,12 @@ export async function listingResponse(res: Resource, listing: FolderListing, pag
         if (!r.value.length) continue;
         // One stringify per batch (its brackets cut off) costs less than one per item.
         const text = JSON.stringify(r.value);
-        c.enqueue(enc.encode(first ? text.slice(1, -1) : `,${text.slice(1, -1)}`));
+        c.enqueue(utf8.encode(first ? text.slice(1, -1) : `,${text.slice(1, -1)}`));
         first = false;
         return;
       }
       state = 'done';
-      c.enqueue(enc.encode(tail()));
+      c.enqueue(utf8.encode(tail()));
       c.close();
     },
     async cancel() {

@@ -57,7 +57,8 @@ export interface ActorOptions {
   ruleSet?: RuleSet;
   followExternalSymlinks: boolean;
   sessionId?: string;
-  address?: string;
+  /** The client's address, or how to find it when first asked (the HTTP layer's costs a system call). */
+  address?: string | (() => string);
 }
 
 /** The rules that apply to a user: the global ones, then the user's own (last match wins). */
@@ -69,10 +70,14 @@ export function actorFor(user: StoredUser, opts: ActorOptions): Actor {
   const dotHidden = (path: string) => user.hideDotfiles && path.slice(path.lastIndexOf('/') + 1).startsWith('.');
   let fs: ScopedFs | null = null;
   const scopeRoot = user.scope === '/' || user.scope === '.' ? opts.root : `${opts.root}${user.scope}`;
+  let address = opts.address;
   return {
     user,
     sessionId: opts.sessionId,
-    address: opts.address,
+    get address() {
+      if (typeof address === 'function') address = address();
+      return address;
+    },
     can: (perm) => !!user.perm.admin || !!user.perm[perm],
     allows: (path) => !dotHidden(path) && rules.allows(path),
     rulesAllow: (path) => rules.allows(path),

@@ -90,7 +90,8 @@ export function requestObserver(s: Services, ip: ClientIp, server: () => unknown
       return res;
     }
     const declared = res.headers.get('content-length');
-    if (!res.body || req.method === 'HEAD' || declared !== null) {
+    // A declared length first: asking `body` of a Response made from a string or bytes builds a stream around them.
+    if (declared !== null || req.method === 'HEAD' || !res.body) {
       finish(req, rec, res.status, req.method === 'HEAD' ? 0 : Number(declared) || 0);
       try {
         stamp(res.headers, rec.id);

@@ -17,7 +17,8 @@ function tokenResponse(token: string, headers: Record<string, string> = {}): Res
 export function authRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
   return new Elysia()
     .use(auth)
-    .post('/api/login', async ({ request, server, issueToken, clientAddress }) => {
+    .post('/api/login', async ({ request, server, issueToken }) => {
+      const clientAddress = ip.client(request, server);
       const method = s.settings.get().authMethod;
       let user;
       if (method === 'noauth') user = await s.auth.loginNoAuth();
@@ -35,9 +36,9 @@ export function authRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
       const { user, sid } = await verifyToken(tokenFrom(request));
       return tokenResponse(await issueToken(user, await s.auth.renewSession(user, sid)), { 'X-Renew-Token': 'false' });
     }, { parse: 'none' })
-    .post('/api/signup', async ({ request, clientAddress }) => {
+    .post('/api/signup', async ({ request, server }) => {
       const body = await readJsonObject(request, LOGIN_LIMIT);
-      await s.auth.signup(body.username, body.password, clientAddress);
+      await s.auth.signup(body.username, body.password, ip.client(request, server));
       return textResponse(200);
     }, { parse: 'none' })
     .post('/api/logout', async ({ sessionId, actor }) => {

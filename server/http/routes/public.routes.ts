@@ -4,6 +4,7 @@ import { decodeOnce, toVirtualPath } from '../../fs/virtual-path';
 import type { PublicShare } from '../../services/shares/shares.service';
 import { json } from '../body';
 import type { AuthPlugin } from '../plugins/auth.plugin';
+import type { ClientIp } from '../client-ip';
 import { download } from '../download';
 import { openSubtitle } from '../../services/files/subtitles';
 import { subtitleResponse } from '../subtitle-response';
@@ -26,7 +27,7 @@ function hashAndPath(url: URL, prefix: string): { hash: string; path: string } {
  * token (?token=) returned after a correct password. Everything a visitor reaches goes through an actor confined
  * to the shared item with the owner's rules.
  */
-export function publicRoutes(s: Services, auth: AuthPlugin) {
+export function publicRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
   const base = s.config.baseURL;
   const open = (request: Request, prefix: string, address: string): Promise<PublicShare> => {
     const url = new URL(request.url);
@@ -35,14 +36,14 @@ export function publicRoutes(s: Services, auth: AuthPlugin) {
   };
   return new Elysia()
     .use(auth)
-    .get('/api/public/share/*', async ({ request, clientAddress }) => {
-      const ps = await open(request, '/api/public/share', clientAddress);
+    .get('/api/public/share/*', async ({ request, server }) => {
+      const ps = await open(request, '/api/public/share', ip.client(request, server));
       const res = ps.file ? { ...(await s.files.get(ps.file.owner, ps.file.path, { content: false })), path: '/' } : await s.files.get(ps.actor, ps.path, { content: false });
       if (res.isDir) res.name = s.shares.rootName(ps.share) || 'share'; // folders show the shared folder's name
       return json(ps.share.token ? { ...res, token: ps.share.token } : res);
     })
-    .get('/api/public/dl/*', async ({ request, clientAddress }) => {
-      const ps = await open(request, '/api/public/dl', clientAddress);
+    .get('/api/public/dl/*', async ({ request, server }) => {
+      const ps = await open(request, '/api/public/dl', ip.client(request, server));
       if (ps.file) {
         const u = new URL(request.url);
         u.searchParams.delete('files'); // a file share is that one file, whatever else is asked
@@ -51,8 +52,8 @@ export function publicRoutes(s: Services, auth: AuthPlugin) {
       return download(request, ps.actor, ps.path);
     })
     // Not in the reference (its share page plays no video): the same share, actor and checks as public/dl.
-    .get('/api/public/subtitle/*', async ({ request, clientAddress }) => {
-      const ps = await open(request, '/api/public/subtitle', clientAddress);
+    .get('/api/public/subtitle/*', async ({ request, server }) => {
+      const ps = await open(request, '/api/public/subtitle', ip.client(request, server));
       const sub = ps.file ? await openSubtitle({ ...ps.file.owner, can: (p) => p === 'download' }, ps.file.path) : await openSubtitle(ps.actor, ps.path);
       return subtitleResponse(request, sub);
     });

@@ -1,6 +1,6 @@
 import type { Resource } from '../../contract/resource';
 import { invalid } from '../../core/errors';
-import type { DirReader } from '../../fs/entry-stats';
+import { KnownStats, type DirReader, type EntryStats } from '../../fs/entry-stats';
 import type { DirEntry, FolderScan } from '../../fs/scoped-fs';
 import { statAhead } from '../../fs/stat-ahead';
 import { joinVirtual } from '../../fs/virtual-path';
@@ -55,6 +55,8 @@ export class FolderListing {
     private readonly order: Uint32Array,
     readonly sorting: { by: string; asc: boolean },
     private readonly sniff: boolean,
+    /** Stats read with the names (small folders), at the positions of `names`. */
+    private readonly known: KnownStats | null = null,
   ) {
     let n = 0;
     for (let i = 0; i < dirs.length; i++) n += dirs[i]!;
@@ -75,6 +77,7 @@ export class FolderListing {
     // Held open while the items are read; closed at the end and when the consumer stops early (return()).
     const dir = this.actor.fs.dirReader(this.real);
     const ahead = end - page.offset >= AHEAD_MIN ? statAhead(dir, this.orderedNames(page.offset, end)) : null;
+    if (!ahead && this.known) dir.ahead = this.known;
     try {
       for (let at = page.offset; at < end; at += BATCH) {
         const batch: Resource[] = [];
@@ -82,8 +85,10 @@ export class FolderListing {
         const stop = Math.min(end, at + BATCH);
         if (ahead) await ahead.ready(stop - 1 - page.offset);
         for (let k = at; k < stop; k++) {
-          const name = this.names[this.order[k]!]!;
+          const i = this.order[k]!;
+          const name = this.names[i]!;
           ahead?.seek(k - page.offset);
+          this.known?.seek(i);
           let e = this.actor.fs.entryNow(this.real, name, dir);
           if (e === undefined) e = await this.actor.fs.entry(this.real, name, dir);
           if (e) batch.push(this.describeEntry(name, e, sniffs));
@@ -148,6 +153,9 @@ export async function scanFolder(
   const bySize = sorting.by === 'size';
   const byTime = sorting.by === 'modified';
   const nums = bySize || byTime ? new Float64Array(scan.names.length) : null;
+  // Stats read with the names (readFolder), by position in the scan and, for the listing, in `names`.
+  const scanKnown = scan.known ? new KnownStats(scan.names, scan.known) : null;
+  const kept: (EntryStats | null)[] | null = scan.known ? [] : null;
   let dir: DirReader | null = null;
   try {
     for (let i = 0; i < scan.names.length; i++) {
@@ -155,18 +163,25 @@ export async function scanFolder(
       if (!visible(actor, joinVirtual(path, name))) continue;
       let kind = scan.kinds[i]!;
       if (kind === 2 || nums) {
-        const e = await actor.fs.entry(scan.real, name, (dir ??= actor.fs.dirReader(scan.real)));
+        if (!dir) {
+          dir = actor.fs.dirReader(scan.real);
+          dir.ahead = scanKnown;
+        }
+        scanKnown?.seek(i);
+        const e = await actor.fs.entry(scan.real, name, dir);
         if (!e) continue;
         kind = e.stats.isDirectory() ? 1 : 0;
         if (nums) nums[names.length] = bySize ? e.stats.size : e.stats.mtimeMs;
       }
+      if (kept) kept[names.length] = scan.known![i] ?? null;
       dirs[names.length] = kind;
       names.push(name);
     }
   } finally {
     dir?.close();
   }
-  return new FolderListing(actor, path, scan.real, names, dirs.subarray(0, names.length), order(names, dirs, nums, sorting), sorting, sniff);
+  const known = kept ? new KnownStats(names, kept) : null;
+  return new FolderListing(actor, path, scan.real, names, dirs.subarray(0, names.length), order(names, dirs, nums, sorting), sorting, sniff, known);
 }
 
 /**

@@ -12,6 +12,9 @@ import { workerSpecifier } from '../../core/worker-url';
 
 /** How long a listing trusts the last readiness answer (see readyRecently). */
 const READY_TTL_MS = 1000;
+/** Folders whose sizes are kept between commits to the index, and the most sub-folders such a folder may have. */
+const SIZES_KEPT = 1000;
+const SIZES_KEPT_CHILDREN = 1000;
 
 export interface NameIndexOptions {
   /** The index file (per instance, in the cache folder). */
@@ -221,8 +224,31 @@ export class NameIndex {
     const p = indexPath(this.root, absDir);
     if (p === null || !this.readyRecently()) return null;
     const db = this.db();
-    return db.snapshot(() => visibleSizes(db, actor, path, p));
+    const read = () => db.snapshot(() => visibleSizes(db, actor, path, p));
+    // Without path or regex rules beneath, the answer depends on the index and dotfile hiding alone: the same for
+    // every such caller, kept until the next commit to the index (its change mark, read before the rows).
+    const f = actor.beneath(path);
+    if (f.regex || f.paths.length) return read();
+    const mark = db.changeMark();
+    if (mark === null) return read();
+    if (mark !== this.sizesMark) {
+      this.sizes.clear();
+      this.sizesMark = mark;
+    }
+    const key = f.dotfiles ? `.${p}` : p; // index paths start with "/"
+    let got = this.sizes.get(key);
+    if (got === undefined) {
+      got = read();
+      if ((got?.children.size ?? 0) <= SIZES_KEPT_CHILDREN) {
+        if (this.sizes.size >= SIZES_KEPT) this.sizes.delete(this.sizes.keys().next().value!);
+        this.sizes.set(key, got);
+      }
+    }
+    return got;
   }
+  /** Folder sizes read since the index's change mark `sizesMark` (visibleSizes), by index path. */
+  private readonly sizes = new Map<string, VisibleSizes | null>();
+  private sizesMark: string | null = null;
 
   close(): void {
     this.watch?.close();
