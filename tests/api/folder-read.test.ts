@@ -3,7 +3,7 @@
  * and the same refusals as the realpath + lstat + readdir path it replaces, which big folders still take.
  */
 import { afterEach, describe, expect, test } from 'bun:test';
-import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 
@@ -95,6 +95,34 @@ describe('a small folder read through one descriptor', () => {
     const carol = await t.userToken('carol', {}, { scope: '/bob', rules: [{ allow: false, regex: false, path: '/hidden', regexp: null }] });
     expect((await list('/hidden/', carol)).status).toBe(403);
     expect((await list('/to-hidden/', carol)).status).toBe(403);
+  });
+
+  test('entries stat-ed with the names: sizes, times and kinds as lstat gives them, links by themselves, any sort', async () => {
+    t = await makeTestApp();
+    const dir = join(t.root, 'stats');
+    mkdirSync(join(dir, 'sub'), { recursive: true });
+    // 70 entries: the first 64 names come with their stats, the rest are stat-ed by the listing's reader.
+    for (let i = 0; i < 68; i++) writeFileSync(join(dir, `f${i}.bin`), Buffer.alloc((i * 37) % 101));
+    utimesSync(join(dir, 'f3.bin'), new Date('2001-02-03T04:05:06Z'), new Date('2001-02-03T04:05:06Z'));
+    symlinkSync('f5.bin', join(dir, 'to-f5'));
+    const token = await t.adminToken();
+    type Item = { name: string; size: number; modified: string; isDir: boolean; isSymlink: boolean };
+    for (const sorting of [{ by: 'name', asc: false }, { by: 'size', asc: true }, { by: 'modified', asc: false }]) {
+      await t.s.stores.users.update({ ...(await t.s.stores.users.byUsername('admin'))!, sorting });
+      const { body } = await list('/stats/', token);
+      const items = body!.items as unknown as Item[];
+      expect(items.length).toBe(70);
+      for (const i of items) {
+        const st = i.isSymlink ? statSync(join(dir, i.name)) : lstatSync(join(dir, i.name));
+        expect({ name: i.name, size: i.isDir ? 0 : i.size, modified: Date.parse(i.modified), isDir: i.isDir }).toEqual({ name: i.name, size: st.isDirectory() ? 0 : st.size, modified: Math.trunc(st.mtimeMs), isDir: st.isDirectory() });
+      }
+      expect(items.find((i) => i.name === 'to-f5')).toMatchObject({ isSymlink: true, size: (5 * 37) % 101 });
+      if (sorting.by === 'size') {
+        const files = items.filter((i) => !i.isDir).map((i) => i.size);
+        expect(files).toEqual([...files].sort((a, b) => a - b));
+      }
+      if (sorting.by === 'modified') expect(items.filter((i) => !i.isDir).at(-1)!.name).toBe('f3.bin');
+    }
   });
 
   test('a file, a FIFO and a missing path take the usual route: described, never opened, 404', async () => {

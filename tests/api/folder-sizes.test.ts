@@ -148,6 +148,21 @@ describe('folder sizes per caller', () => {
     expect(await sizesOf(t, bob, '/')).toEqual(before.bob);
   });
 
+  test('sizes held between listings are dropped by any commit to the index, also one by another process', async () => {
+    const t = await tree();
+    const admin = await t.adminToken();
+    const dot = await t.userToken('dotfiles', {}, { hideDotfiles: true });
+    await ready(t);
+    expect((await sizesOf(t, admin, '/'))['a']).toBe(1588);
+    expect((await sizesOf(t, dot, '/'))['a']).toBe(1568); // held apart from the answer without dotfile hiding
+    expect((await sizesOf(t, admin, '/'))['a']).toBe(1588);
+    // Another process rewrites the stored total: the very next listing shows it, for both kinds of caller.
+    const script = `const { Database } = require('bun:sqlite'); const d = new Database(${JSON.stringify(t.s.index.opts.file)}); d.run("update entries set total = 2000 where path = '/a'"); d.close();`;
+    expect(Bun.spawnSync([process.execPath, '-e', script]).exitCode).toBe(0);
+    expect((await sizesOf(t, admin, '/'))['a']).toBe(2000);
+    expect((await sizesOf(t, dot, '/'))['a']).toBe(1980);
+  });
+
   test('a public share of a folder counts with its owner\u2019s rules', async () => {
     const t = await tree();
     const owner = await t.userToken('owner', { share: true, download: true }, { rules: [deny('/a/secret'), denyRe('\\.tmp$')] });

@@ -84,6 +84,28 @@ describe('change mark on SQLite', () => {
     expect(await db.changeMark()).not.toBe(b);
   });
 
+  test('read once per task: held until the task ends or a statement of ours runs, then read anew', async () => {
+    const { db, file } = await open();
+    const a = db.changeMarkNow();
+    expect(a).toStartWith('w');
+    const other = new Database(file);
+    other.run(bump);
+    // Same synchronous run: the mark read first is answered (as if the other commit came a moment later)...
+    expect(db.changeMarkNow()).toBe(a);
+    await Promise.resolve();
+    // ...and from the next task on the commit shows.
+    const b = db.changeMarkNow();
+    expect(b).not.toBe(a);
+    // A statement of this connection drops the held mark at once, within the same task.
+    other.run(bump);
+    await db.get('SELECT 1 AS one');
+    const c = db.changeMarkNow();
+    expect(c).not.toBe(b);
+    await db.run(bump);
+    expect(db.changeMarkNow()).not.toBe(c);
+    other.close();
+  });
+
   test('an in-memory database has no header and asks SQLite', async () => {
     db = await openDatabase(':memory:');
     const a = await db.changeMark();
