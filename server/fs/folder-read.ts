@@ -1,25 +1,31 @@
-import { dlopen, FFIType, ptr } from 'bun:ffi';
+import { dlopen, FFIType, ptr, toArrayBuffer } from 'bun:ffi';
 import { closeSync, constants, openSync, readlinkSync } from 'node:fs';
 import { EntryStats } from './entry-stats';
 import { hasStatx, statxAtAddress, statxFd } from './statx';
 
 /**
  * A small folder read through one descriptor: opened once (the path's links followed, as realpath does), its real
- * location asked of the kernel for that very descriptor (/proc/self/fd), its own stats, its names and the first
- * names' stats read from it. Six system calls where realpath, lstat and readdir made eight, no second open to stat
+ * location asked of the kernel for that very descriptor (/proc/self/fd; or known from the path when the kernel
+ * opened it refusing any link on the way: openPlain), its own stats, its names and the first names' stats read from it. Six system calls where realpath, lstat and readdir made eight, no second open to stat
  * the entries, and no window between resolving the folder and reading it: the names are those of the folder whose
  * location was checked. Callers check the location (scope, trash, rules) exactly as for any resolved path; this
  * module only reads.
  */
 
-interface Getdents {
+interface Libc {
   getdents64(fd: number, buf: Uint8Array, size: number): number | bigint;
+  syscall(nr: number, dirfd: number, path: Uint8Array, how: Uint8Array, size: number): number | bigint;
+  __errno_location(): number;
 }
 
-function load(): Getdents | null {
+function load(): Libc | null {
   if (!hasStatx || process.platform !== 'linux') return null;
   try {
-    return dlopen('libc.so.6', { getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64 } }).symbols as unknown as Getdents;
+    return dlopen('libc.so.6', {
+      getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64 },
+      syscall: { args: [FFIType.i64, FFIType.i64, FFIType.ptr, FFIType.ptr, FFIType.u64], returns: FFIType.i64 },
+      __errno_location: { args: [], returns: FFIType.ptr },
+    }).symbols as unknown as Libc;
   } catch {
     return null; // glibc before 2.30, or another C library: callers take realpath + readdir
   }
@@ -37,9 +43,46 @@ const DT_UNKNOWN = 0;
 const buf = new Uint8Array(new ArrayBuffer(32 * 1024));
 const bufAt = libc ? ptr(buf) : 0;
 const view = new DataView(buf.buffer);
+/** One read's names end to end (a NUL after each: no name holds one), decoded in one call; where each record starts. */
+const joined = new Uint8Array(new ArrayBuffer(32 * 1024));
+const recAt = new Int32Array(2048); // a record takes at least 24 bytes: at most 1366 per read
+const recNul = new Uint8Array(2048);
 const nums = new Float64Array(3);
 const utf8 = new TextDecoder();
 const O_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK; // libuv adds O_CLOEXEC itself
+
+// openat2(2) (Linux 5.6): the same system call number on every architecture. struct open_how: flags, mode, resolve.
+const SYS_OPENAT2 = 437;
+const AT_FDCWD = -100;
+const O_CLOEXEC = 0o2000000;
+const RESOLVE_NO_SYMLINKS = 0x04;
+const ENOSYS = 38;
+const EPERM = 1;
+// Passed as typed arrays (bun:ffi takes their address at each call), each on an ArrayBuffer of its own.
+const how = new Uint8Array(new ArrayBuffer(64));
+new DataView(how.buffer).setBigUint64(0, BigInt(O_FLAGS | O_CLOEXEC), true);
+new DataView(how.buffer).setBigUint64(16, BigInt(RESOLVE_NO_SYMLINKS), true);
+const pathBuf = new Uint8Array(new ArrayBuffer(3 * 4096 + 1));
+const enc = new TextEncoder();
+/** Off once the kernel or a seccomp filter refuses openat2 itself (not a path): every folder then takes open + readlink. */
+let openat2Works = libc !== null;
+
+/**
+ * Opens the folder at `path` only when no component of the path is a link (RESOLVE_NO_SYMLINKS): the path is then
+ * the folder's real location, and no readlink of the descriptor is needed to learn it. -1 when it did not open (a
+ * link on the way, not a folder, missing…, or no openat2 here): the caller opens it the general way.
+ */
+function openPlain(path: string): number {
+  if (!openat2Works) return -1;
+  const r = enc.encodeInto(path, pathBuf);
+  if (r.read !== path.length || r.written >= pathBuf.length) return -1;
+  pathBuf[r.written] = 0;
+  const fd = Number(libc!.syscall(SYS_OPENAT2, AT_FDCWD, pathBuf, how, 24));
+  if (fd >= 0) return fd;
+  const errno = new Int32Array(toArrayBuffer(libc!.__errno_location(), 0, 4))[0];
+  if (errno === ENOSYS || errno === EPERM) openat2Works = false;
+  return -1;
+}
 
 /**
  * What readFolderAt() found: kinds as scan() gives them (0 file or special, 1 folder, 2 link or unknown: ask entry()),
@@ -59,25 +102,31 @@ export interface FolderRead {
  * the real location before anything is read and throws to refuse it. Null when the path is not an openable folder or
  * the folder is larger (callers then resolve and read it the usual way, which also produces the usual errors), or
  * when the kernel cannot name the descriptor. `hidden` names are left out. The first `statNames` names are also
- * lstat-ed through the descriptor (relative to it: no path walk), as a listing of the folder would.
+ * lstat-ed through the descriptor (relative to it: no path walk), as a listing of the folder would. `plain`: where
+ * the folder really is if no link is on its way, tried first (openPlain: no readlink then).
  */
-export function readFolderAt(disk: string, maxBytes: number, hidden: (name: string) => boolean, check: (real: string) => void, statNames = 0): FolderRead | null {
+export function readFolderAt(disk: string, maxBytes: number, hidden: (name: string) => boolean, check: (real: string) => void, statNames = 0, plain?: string): FolderRead | null {
   if (!libc) return null;
-  let fd: number;
-  try {
-    fd = openSync(disk, O_FLAGS);
-  } catch {
-    return null; // ENOTDIR (a file), ENOENT, EACCES, ELOOP…: the usual path answers
-  }
-  try {
-    let real: string;
+  let fd = plain === undefined ? -1 : openPlain(plain);
+  let real = plain ?? '';
+  if (fd < 0) {
+    try {
+      fd = openSync(disk, O_FLAGS);
+    } catch {
+      return null; // ENOTDIR (a file), ENOENT, EACCES, ELOOP…: the usual path answers
+    }
     try {
       real = readlinkSync(`/proc/self/fd/${fd}`);
     } catch {
-      return null; // no /proc
+      real = ''; // no /proc
     }
     // A removed folder reads as "<path> (deleted)"; a folder really named so is left to the usual path too.
-    if (!real.startsWith('/') || real.endsWith(' (deleted)')) return null;
+    if (!real.startsWith('/') || real.endsWith(' (deleted)')) {
+      closeSync(fd);
+      return null;
+    }
+  }
+  try {
     check(real);
     if (!statxFd(fd, nums, 0)) return null;
     const stats = new EntryStats(nums[0]!, nums[1]!, nums[2]!);
@@ -89,19 +138,27 @@ export function readFolderAt(disk: string, maxBytes: number, hidden: (name: stri
       const n = Number(libc.getdents64(fd, buf, buf.length));
       if (n < 0) return null;
       if (n === 0) break;
+      let w = 0;
+      let count = 0;
       for (let at = 0; at < n; ) {
-        const len = view.getUint16(at + 16, true);
-        const type = buf[at + 18]!;
-        const end = buf.indexOf(0, at + 19);
-        const terminated = end >= 0 && end < at + len;
-        const name = utf8.decode(buf.subarray(at + 19, terminated ? end : at + len));
-        const nameAt = at + 19;
-        at += len;
+        const stop = at + view.getUint16(at + 16, true);
+        let i = at + 19;
+        while (i < stop && buf[i] !== 0) joined[w++] = buf[i++]!;
+        joined[w++] = 0;
+        recAt[count] = at;
+        recNul[count++] = i < stop ? 1 : 0;
+        at = stop;
+      }
+      const batch = utf8.decode(joined.subarray(0, w - 1)).split('\0');
+      for (let j = 0; j < count; j++) {
+        const name = batch[j]!;
         if (name === '.' || name === '..' || hidden(name)) continue;
+        const at = recAt[j]!;
+        const type = buf[at + 18]!;
         names.push(name);
         kinds.push(type === DT_DIR ? 1 : type === DT_LNK || type === DT_UNKNOWN ? 2 : 0);
         // The name as the kernel gave it, NUL-terminated in place: stat-ed without encoding it again.
-        if (known.length < statNames) known.push(terminated && statxAtAddress(fd, bufAt + nameAt, nums, 0) ? new EntryStats(nums[0]!, nums[1]!, nums[2]!) : null);
+        if (known.length < statNames) known.push(recNul[j] === 1 && statxAtAddress(fd, bufAt + at + 19, nums, 0) ? new EntryStats(nums[0]!, nums[1]!, nums[2]!) : null);
       }
     }
     return { real, stats, names, kinds: Uint8Array.from(kinds), known };

@@ -113,11 +113,13 @@ export class ScopeListing extends ScopeReads {
     if (this.followExternalSymlinks || !hasFolderRead) return null;
     const disk = this.lexical(vpath);
     if (inTrash(disk)) throw new AppError('NOT_FOUND');
-    const r = readFolderAt(disk, SMALL_DIR_BYTES, hiddenName, (real) => this.checkResolved(real, vpath), KNOWN_NAMES);
-    if (!r) return null;
     // As stat(): whether the path's last component is a link. Below the scope root it cannot be when the real
     // location is where the path says under the real root; the root itself is a link only if it resolved elsewhere.
     const where = vpath === '/' ? this.root : `${this.realRoot}${vpath}`;
+    // A root with no link in its own path: a folder whose path has none either is where the path says (openPlain).
+    const plain = this.root === this.realRoot ? where : undefined;
+    const r = readFolderAt(disk, SMALL_DIR_BYTES, hiddenName, (real) => this.checkResolved(real, vpath), KNOWN_NAMES, plain);
+    if (!r) return null;
     const isSymlink = r.real !== where && !!lstatSync(disk, { throwIfNoEntry: false })?.isSymbolicLink();
     return { real: r.real, stats: r.stats, isSymlink, names: r.names, kinds: r.kinds, known: r.known };
   }

@@ -107,7 +107,7 @@ describe('a small folder read through one descriptor', () => {
     symlinkSync('f5.bin', join(dir, 'to-f5'));
     const token = await t.adminToken();
     type Item = { name: string; size: number; modified: string; isDir: boolean; isSymlink: boolean };
-    for (const sorting of [{ by: 'name', asc: false }, { by: 'size', asc: true }, { by: 'modified', asc: false }]) {
+    for (const sorting of [{ by: 'name', asc: false }, { by: 'size', asc: true }, { by: 'modified', asc: false }] as const) {
       await t.s.stores.users.update({ ...(await t.s.stores.users.byUsername('admin'))!, sorting });
       const { body } = await list('/stats/', token);
       const items = body!.items as unknown as Item[];
