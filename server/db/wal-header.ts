@@ -48,9 +48,17 @@ export class WalHeader {
     const w = this.words;
     if (n < 96 || this.buf[12] !== 1) return null;
     for (let i = 0; i < 12; i++) if (w[i] !== w[i + 12]) return null;
-    // iChange, mxFrame, nPage, the frame checksums, the salts and the header checksums (words 2 and 4 to 11).
-    return `${w[2]}.${w[4]}.${w[5]}.${w[6]}.${w[7]}.${w[8]}.${w[9]}.${w[10]}.${w[11]}`;
+    // iChange, mxFrame, nPage, the frame checksums, the salts and the header checksums (words 2 and 4 to 11). The
+    // text is made only when one of them differs from the last read (most reads find the same header).
+    const last = this.last;
+    if (this.text === null || w[2] !== last[2] || w[4] !== last[4] || w[5] !== last[5] || w[6] !== last[6] || w[7] !== last[7] || w[8] !== last[8] || w[9] !== last[9] || w[10] !== last[10] || w[11] !== last[11]) {
+      last.set(w.subarray(0, 12));
+      this.text = `${w[2]}.${w[4]}.${w[5]}.${w[6]}.${w[7]}.${w[8]}.${w[9]}.${w[10]}.${w[11]}`;
+    }
+    return this.text;
   }
+  private readonly last = new Uint32Array(12);
+  private text: string | null = null;
 
   /**
    * mark(), read once per task: the value read first is answered again until the current synchronous run of code

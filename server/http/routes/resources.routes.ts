@@ -12,6 +12,8 @@ import { textResponse } from '../plugins/error.plugin';
 import { download } from '../download';
 
 const flag = (v: string | null) => v === 'true' || v === '1';
+/** What a URL without "?" holds (read, never changed). */
+const NO_QUERY: Pick<URLSearchParams, 'get'> = new URLSearchParams();
 
 type Ctx = { request: Request; actor: Actor };
 
@@ -49,7 +51,7 @@ export function resourcesRoutes(s: Services, auth: AuthPlugin) {
    * download(), so the download decision stays with the file policy.
    */
   const get = async ({ request, actor }: Ctx) => {
-    const q = new URL(request.url).searchParams;
+    const q = request.url.includes('?') ? new URL(request.url).searchParams : NO_QUERY;
     const checksum = q.get('checksum') ?? undefined;
     const { path, dir } = pathAfter(request, P);
     const bytes = checksum === undefined && request.headers.get('x-encoding') === 'true';
