@@ -27,6 +27,10 @@ abstract class Labelled<T> implements Metric {
   ) {}
   protected abstract fresh(): T;
   protected abstract lines(labels: string[], data: T): string[];
+  /** The data of one series (created at 0), for a caller that keeps it to update it directly (request metrics). */
+  handle(labels?: Labels): T {
+    return this.at(labels);
+  }
   protected at(labels?: Labels): T {
     const values = this.labelNames.map((n) => labels?.[n] ?? '');
     const key = values.join('\u0000');
@@ -99,7 +103,10 @@ export class Histogram extends Labelled<{ counts: number[]; sum: number; n: numb
     return out;
   }
   observe(value: number, labels?: Labels): void {
-    const d = this.at(labels);
+    this.observeInto(this.at(labels), value);
+  }
+  /** observe() on a series kept by the caller (handle()). */
+  observeInto(d: { counts: number[]; sum: number; n: number }, value: number): void {
     // Prometheus buckets are cumulative: every bucket whose bound is at or above the value counts it.
     for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]!) d.counts[i]!++;
     d.sum += value;

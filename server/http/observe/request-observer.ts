@@ -54,15 +54,30 @@ export function requestObserver(s: Services, ip: ClientIp, server: () => unknown
   const base = s.config.baseURL;
   const logRequests = s.config.logFormat === 'json' && !!s.log.fields;
 
+  // The series one kind of request updates, kept by route, method and status (a handful of each): no label keys
+  // to build per request.
+  const seriesOf = new Map<string, { requests: { v: number }; duration: ReturnType<typeof metrics.duration.handle>; bytesIn: { v: number }; bytesOut: { v: number } }>();
+  const series = (route: string, method: string, status: number) => {
+    const key = `${route}\u0000${method}\u0000${status}`;
+    let h = seriesOf.get(key);
+    if (!h) {
+      if (seriesOf.size >= 10_000) seriesOf.clear();
+      h = { requests: metrics.requests.handle({ route, method, status: String(status) }), duration: metrics.duration.handle({ route, method }), bytesIn: metrics.bytesIn.handle({ route }), bytesOut: metrics.bytesOut.handle({ route }) };
+      seriesOf.set(key, h);
+    }
+    return h;
+  };
+
   const finish = (req: Request, rec: RequestRecord, status: number, bytesOut: number) => {
     const route = rec.route ?? 'unmatched';
     const method = METHODS.has(req.method) ? req.method : 'OTHER';
     const seconds = (performance.now() - rec.start) / 1000;
     const bytesIn = Number(req.headers.get('content-length')) || 0;
-    metrics.requests.inc({ route, method, status: String(status) });
-    metrics.duration.observe(seconds, { route, method });
-    metrics.bytesIn.inc({ route }, bytesIn);
-    metrics.bytesOut.inc({ route }, bytesOut);
+    const h = series(route, method, status);
+    h.requests.v++;
+    metrics.duration.observeInto(h.duration, seconds);
+    if (bytesIn > 0) h.bytesIn.v += bytesIn;
+    if (bytesOut > 0) h.bytesOut.v += bytesOut;
     if (status >= 500) metrics.errors.inc({ route });
     const upload = rec.route ? uploadOf(rec.route, req.method, status, req.url) : null;
     if (upload) {

@@ -16,7 +16,13 @@ const RENEW_WINDOW_MS = 60 * 60 * 1000;
 /** GET routes whose URLs the web app builds for <img>, downloads and the shell socket: ?auth= is read there. */
 const QUERY_TOKEN_PATHS = /\/api\/(raw|preview|command|subtitle|tus)(\/|$)/;
 
-const looksLikeJwt = (t: string | null | undefined): t is string => !!t && t.split('.').length === 3;
+/** Three dot-separated parts (exactly two dots), without splitting the text (this runs for every request). */
+const looksLikeJwt = (t: string | null | undefined): t is string => {
+  if (!t) return false;
+  const a = t.indexOf('.');
+  const b = a < 0 ? -1 : t.indexOf('.', a + 1);
+  return b > 0 && t.indexOf('.', b + 1) < 0;
+};
 
 function cookieValue(header: string | null, name: string): string | null {
   if (!header) return null;
@@ -60,15 +66,21 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
   };
   // Compiled rules per user, reused while the global rules (same loaded revision: same array) and the user's own
   // rules (compared by their text, so no edit can be missed) are unchanged. The user row itself is read every time.
-  const compiled = new Map<number, { global: readonly Rule[]; own: string; set: RuleSet }>();
+  // The user object held by authentication between requests is frozen and shared: while it is the same object, its
+  // rules are the same text (no JSON to compare).
+  const compiled = new Map<number, { global: readonly Rule[]; own: string; user: StoredUser; set: RuleSet }>();
   const rulesOf = (user: StoredUser): RuleSet => {
     const global = s.settings.rules();
-    const own = JSON.stringify(user.rules);
     const hit = compiled.get(user.id);
-    if (hit && hit.global === global && hit.own === own) return hit.set;
+    if (hit && hit.global === global && hit.user === user && Object.isFrozen(user)) return hit.set;
+    const own = JSON.stringify(user.rules);
+    if (hit && hit.global === global && hit.own === own) {
+      hit.user = user;
+      return hit.set;
+    }
     if (compiled.size >= 10_000) compiled.delete(compiled.keys().next().value!);
     const set = compileRules(global, user);
-    compiled.set(user.id, { global, own, set });
+    compiled.set(user.id, { global, own, user, set });
     return set;
   };
   return new Elysia({ name: 'auth' })

@@ -57,7 +57,9 @@ export function resourcesRoutes(s: Services, auth: AuthPlugin) {
     const bytes = checksum === undefined && request.headers.get('x-encoding') === 'true';
     const page = parsePage(q.get('offset'), q.get('limit'));
     // Clients ask folders with a trailing slash: without one, the path is taken for a file first (a folder still lists).
-    const { res, listing } = await s.files.open(actor, path, { checksum, content: !bytes, signal: request.signal, folder: dir });
+    // The abort signal only serves a checksum (hashing stops when the client leaves); asking a Request for it costs.
+    const signal = checksum === undefined ? undefined : request.signal;
+    const { res, listing } = await s.files.open(actor, path, { checksum, content: !bytes, signal, folder: dir });
     // Folders stream (no whole listing in memory); without offset/limit the reference's client gets every item.
     if (listing) return listingResponse(res, listing, page);
     if (bytes && (res.type === 'text' || res.type === 'textImmutable')) return download(request, actor, path);
