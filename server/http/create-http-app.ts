@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia';
 import type { Services } from '../services/services';
 import { compressResponse } from './compress';
+import { rawPath } from './request-path';
 import { makeClientIp } from './client-ip';
 import { authPlugin, importSigningKey } from './plugins/auth.plugin';
 import { errorPlugin, textResponse } from './plugins/error.plugin';
@@ -23,16 +24,6 @@ import { requestObserver } from './observe/request-observer';
 import { trashRoutes } from './routes/trash.routes';
 import { auditRoutes } from './routes/audit.routes';
 import { jobsRoutes } from './routes/jobs.routes';
-
-/** The path of an absolute request URL without building a URL object (this runs for every request). */
-function pathnameOf(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  if (start < 0) return '/';
-  const q = url.indexOf('?', start);
-  const h = url.indexOf('#', start);
-  const end = q < 0 ? (h < 0 ? url.length : h) : h < 0 ? q : Math.min(q, h);
-  return url.slice(start, end);
-}
 
 /** The Elysia app for a set of services: everything lives under config.baseURL. */
 export async function createHttpApp(s: Services) {
@@ -69,7 +60,7 @@ export async function createHttpApp(s: Services) {
   // the database is down.
   const settingsFailed = new WeakMap<Request, unknown>();
   const withFreshSettings = (fn: (r: Request) => unknown) => (r: Request) => {
-    const check = probes.has(pathnameOf(r.url)) ? null : s.settings.fresh();
+    const check = probes.has(rawPath(r.url)) ? null : s.settings.fresh();
     return check ? check.then(() => fn(r), (e: unknown) => (settingsFailed.set(r, e ?? new Error('settings')), fn(r))) : fn(r);
   };
   // Request ids, request metrics and JSON request logs see every response (http/observe/request-observer.ts).
@@ -88,7 +79,7 @@ export async function createHttpApp(s: Services) {
       // nosniff and no-referrer go on every response in the observer (observe/request-observer.ts stamp), not in
       // `set.headers`, which would make Elysia rebuild every Response.
       // The bare prefix gets a slash (the router would treat "/base" and "/base/" alike).
-      if (base && pathnameOf(request.url) === base) return new Response(null, { status: 301, headers: { Location: `${base}/` } });
+      if (base && rawPath(request.url) === base) return new Response(null, { status: 301, headers: { Location: `${base}/` } });
     });
   return app.use(routes);
 }
