@@ -97,6 +97,7 @@ export class NameIndexStore {
       create virtual table names using fts5 (name, content = 'entries', content_rowid = 'id', tokenize = 'trigram');
       ${TRIGGERS}`);
     this.setMeta('schema', String(SCHEMA));
+    this.committed();
   }
 
   meta(key: string): string | null {
@@ -111,16 +112,19 @@ export class NameIndexStore {
 
   setMeta(key: string, value: string | number): void {
     this.db.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value').run(key, String(value));
+    this.committed();
   }
 
   /** Before a bulk load: no per-row FTS work (the load ends with finishBulk). */
   startBulk(): void {
     this.db.exec("drop trigger if exists entries_ai; drop trigger if exists entries_ad; delete from entries; insert into names(names) values ('delete-all');");
+    this.committed();
   }
 
   /** After a bulk load: the FTS table built in one pass, triggers back for incremental changes. */
   finishBulk(): void {
     this.db.exec(`insert into names(names) values ('rebuild'); ${TRIGGERS}`);
+    this.committed();
   }
 
   get(path: string): StoredRow | null {
@@ -135,6 +139,18 @@ export class NameIndexStore {
   /** Several writes as one transaction (the builder's batches). */
   batch(fn: () => void): void {
     this.db.transaction(fn)();
+    this.committed();
+  }
+
+  /**
+   * Called after each commit of this connection (every write method and batch() end with committed()): the index's
+   * owner counts them where its readers see them at no cost (name-index.service.ts, a shared generation).
+   */
+  onCommit: (() => void) | null = null;
+
+  /** A write just ended: outside a transaction it is committed. */
+  private committed(): void {
+    if (!this.db.inTransaction) this.onCommit?.();
   }
 
   /**
@@ -147,24 +163,29 @@ export class NameIndexStore {
 
   insert(r: IndexRow, total: number | null = null): void {
     this.st.insert.run(r.path, r.parent, r.name, r.isDir ? 1 : 0, r.size, r.mtime, r.type, r.depth, r.isDir ? (total ?? 0) : null);
+    this.committed();
   }
 
   update(path: string, size: number, mtime: number): void {
     this.st.update.run(size, mtime, path);
+    this.committed();
   }
 
   deleteTree(path: string): void {
     const [lo, hi] = below(path);
     this.st.deleteTree.run(path, lo, hi);
+    this.committed();
   }
 
   /** Adds `delta` bytes to the totals of the given folders (a file's ancestors). */
   addTotal(paths: string[], delta: number): void {
     if (delta) for (const p of paths) this.st.addTotal.run(delta, p);
+    this.committed();
   }
 
   setTotal(path: string, total: number): void {
     this.st.setTotal.run(total, path);
+    this.committed();
   }
 
   /** Sizes of the sub-folders of `parent`, by name (one indexed query; listings). */

@@ -10,7 +10,7 @@ import { IndexBuilder } from './index-builder';
 declare const self: Worker;
 
 export type IndexJob =
-  | { type: 'init'; file: string; root: string }
+  | { type: 'init'; file: string; root: string; generation: SharedArrayBuffer }
   | { type: 'build' }
   | { type: 'reconcile' }
   | { type: 'touch'; paths: string[]; deep: boolean }
@@ -33,6 +33,8 @@ const post = (e: IndexEvent) => self.postMessage(e);
 async function run(job: IndexJob): Promise<void> {
   if (job.type === 'init') {
     store = new NameIndexStore(job.file);
+    const generation = new Int32Array(job.generation);
+    store.onCommit = () => void Atomics.add(generation, 0, 1);
     builder = new IndexBuilder(store, job.root, (done) => post({ type: 'progress', done }));
     // A new root, an unfinished build (a crash, a kill) or a new schema: build from nothing. Otherwise catch up
     // with what changed while no server watched (compare folder by folder, write differences only).

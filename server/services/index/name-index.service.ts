@@ -12,6 +12,8 @@ import { workerSpecifier } from '../../core/worker-url';
 
 /** How long a listing trusts the last readiness answer (see readyRecently). */
 const READY_TTL_MS = 1000;
+/** How long held folder sizes trust the index file's change mark (commits by other processes show within it). */
+const MARK_TTL_MS = 1000;
 /** Folders whose sizes are kept between commits to the index, and the most sub-folders such a folder may have. */
 const SIZES_KEPT = 1000;
 const SIZES_KEPT_CHILDREN = 1000;
@@ -72,6 +74,7 @@ export class NameIndex {
     if (!this.store) {
       mkdirSync(dirname(this.opts.file), { recursive: true });
       this.store = new NameIndexStore(this.opts.file);
+      this.store.onCommit = () => void Atomics.add(this.generation, 0, 1);
     }
     return this.store;
   }
@@ -84,7 +87,7 @@ export class NameIndex {
     this.worker = w;
     w.onmessage = (e: MessageEvent<IndexEvent>) => this.onEvent(e.data);
     w.onerror = (e) => this.opts.log.error(`index worker: ${(e as ErrorEvent).message}`);
-    this.post({ type: 'init', file: this.opts.file, root: this.root });
+    this.post({ type: 'init', file: this.opts.file, root: this.root, generation: this.generation.buffer as SharedArrayBuffer });
     this.startWatching();
   }
 
@@ -229,12 +232,7 @@ export class NameIndex {
     // every such caller, kept until the next commit to the index (its change mark, read before the rows).
     const f = actor.beneath(path);
     if (f.regex || f.paths.length) return read();
-    const mark = db.changeMark();
-    if (mark === null) return read();
-    if (mark !== this.sizesMark) {
-      this.sizes.clear();
-      this.sizesMark = mark;
-    }
+    if (!this.sizesCurrent(db)) return read();
     const key = f.dotfiles ? `.${p}` : p; // index paths start with "/"
     let got = this.sizes.get(key);
     if (got === undefined) {
@@ -246,9 +244,31 @@ export class NameIndex {
     }
     return got;
   }
-  /** Folder sizes read since the index's change mark `sizesMark` (visibleSizes), by index path. */
+  /** Folder sizes read since the index last changed (visibleSizes), by index path. */
   private readonly sizes = new Map<string, VisibleSizes | null>();
+  /** Commits to the index by this process (its worker and this thread), counted by the store's onCommit. */
+  private readonly generation = new Int32Array(new SharedArrayBuffer(4));
+  private sizesGeneration = -1;
   private sizesMark: string | null = null;
+  private sizesCheckedAt = -Infinity;
+
+  /**
+   * Whether the held sizes are still current, dropping them when not: any commit by this process shows at once in
+   * the shared generation (read without a system call); a commit by another process (`index rebuild` from the CLI)
+   * shows in the file's change mark, read at most once a second (MARK_TTL_MS). False when neither can be known.
+   */
+  private sizesCurrent(db: NameIndexStore): boolean {
+    const now = Date.now();
+    const generation = Atomics.load(this.generation, 0);
+    if (generation === this.sizesGeneration && now - this.sizesCheckedAt < MARK_TTL_MS) return true;
+    const mark = db.changeMark();
+    if (mark === null) return false;
+    if (generation !== this.sizesGeneration || mark !== this.sizesMark) this.sizes.clear();
+    this.sizesGeneration = generation;
+    this.sizesMark = mark;
+    this.sizesCheckedAt = now;
+    return true;
+  }
 
   close(): void {
     this.watch?.close();
