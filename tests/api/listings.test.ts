@@ -62,6 +62,33 @@ describe('order and shape', () => {
       expect(res.numFiles).toBe(NAMES.length + 1);
     });
   }
+  test('random names in a small folder (compared part by part) and a big one (one-string keys) are in the oracle\u2019s order', async () => {
+    let seed = 11;
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+    const parts = ['a', 'B', 'file', 'File', '0', '007', '7', '10', '2', ' ', '-', '.', 'é', 'Ä', 'z', '99999999999999999999999', '_'];
+    const name = () => Array.from({ length: 1 + rnd(5) }, () => parts[rnd(parts.length)]).join('') + rnd(1000);
+    for (const [dir, n] of [['rand-small', 60], ['rand-big', 300]] as const) {
+      mkdirSync(join(t.root, dir));
+      const made = new Set<string>();
+      while (made.size < n) {
+        const nm = name().replace(/^\.+/, 'x');
+        if (made.has(nm)) continue;
+        made.add(nm);
+        if (rnd(5) === 0) mkdirSync(join(t.root, dir, nm), { recursive: true });
+        else writeFileSync(join(t.root, dir, nm), '');
+      }
+    }
+    for (const asc of [false, true]) {
+      await setSorting('name', asc);
+      for (const dir of ['rand-small', 'rand-big']) {
+        const res = await listing(`/api/resources/${dir}/`);
+        const oracle = [...res.items!];
+        sortItems(oracle, 'name', asc);
+        expect({ dir, asc, names: res.items!.map((i) => i.name) }).toEqual({ dir, asc, names: oracle.map((i) => i.name) });
+      }
+    }
+  });
+
   test('natural order by name: file1 < file2 < file10, case-insensitive; a video names its subtitles', async () => {
     await setSorting('name', false);
     const res = await listing('/api/resources/mixed/');
