@@ -261,7 +261,6 @@ export class NameIndexStore {
     return (dotsOnly ? this.st.dotRange : this.st.range).all(from, hi, limit) as SizeRow[];
   }
 
-  /** Writes the WAL back and closes. */
   /**
    * A value that changes with every commit to this file, by any connection of any thread or process (the WAL index
    * header, wal-header.ts): what was read after one mark is current while the mark is unchanged. Null when it cannot
@@ -271,6 +270,7 @@ export class NameIndexStore {
     return this.wal.mark();
   }
 
+  /** Writes the WAL back and closes. */
   close(): void {
     this.wal.close();
     this.db.close();

@@ -5,9 +5,10 @@ import { hasStatx, statxAtAddress, statxFd } from './statx';
 
 /**
  * A small folder read through one descriptor: opened once (the path's links followed, as realpath does), its real
- * location asked of the kernel for that very descriptor (/proc/self/fd; or known from the path when the kernel
- * opened it refusing any link on the way: openPlain), its own stats, its names and the first names' stats read from it. Six system calls where realpath, lstat and readdir made eight, no second open to stat
- * the entries, and no window between resolving the folder and reading it: the names are those of the folder whose
+ * location asked of the kernel for that very descriptor (/proc/self/fd), or known from the path when the kernel
+ * opened it refusing any link on the way (openPlain); then its own stats, its names and the first names' stats read
+ * from it. Five or six system calls where realpath, lstat and readdir made eight, no second open to stat the
+ * entries, and no window between resolving the folder and reading it: the names are those of the folder whose
  * location was checked. Callers check the location (scope, trash, rules) exactly as for any resolved path; this
  * module only reads.
  */
@@ -41,7 +42,6 @@ const DT_LNK = 10;
 const DT_UNKNOWN = 0;
 /** Reused by every call on this thread (the calls are synchronous); a small folder's names fit a few reads of it. */
 const buf = new Uint8Array(new ArrayBuffer(32 * 1024));
-const bufAt = libc ? ptr(buf) : 0;
 const view = new DataView(buf.buffer);
 /** One read's names end to end (a NUL after each: no name holds one), decoded in one call; where each record starts. */
 const joined = new Uint8Array(new ArrayBuffer(32 * 1024));
@@ -134,6 +134,7 @@ export function readFolderAt(disk: string, maxBytes: number, hidden: (name: stri
     const names: string[] = [];
     const kinds: number[] = [];
     const known: (EntryStats | null)[] = [];
+    const bufAt = ptr(buf); // taken per call, as the stat worker does, never kept across calls
     for (;;) {
       const n = Number(libc.getdents64(fd, buf, buf.length));
       if (n < 0) return null;

@@ -88,6 +88,19 @@ describe('command runner', () => {
     expect([three.lines, three.exit, three.code, three.binary]).toEqual([['out'], 3, 4003, 0]);
   });
 
+  test('the audit names the client\u2019s address for a command, recorded after the upgrade request ended', async () => {
+    const { run, port } = await start();
+    const token = await allow(['ls']);
+    expect((await run('ls -1', { token })).exit).toBe(0);
+    // A write over the same loopback server is recorded with the address too.
+    const admin = await t.adminToken();
+    expect((await fetch(`http://127.0.0.1:${port}/api/share/work/hello.txt`, { method: 'POST', headers: { 'X-Auth': admin }, body: '{}' })).status).toBe(200);
+    const r = await t.req('GET', '/api/audit', { token: admin });
+    const entries = ((await r.json()) as { entries: { action: string; address: string }[] }).entries;
+    expect(entries.find((e) => e.action === 'command.run')?.address).toBe('127.0.0.1');
+    expect(entries.find((e) => e.action === 'share.create')?.address).toBe('127.0.0.1');
+  });
+
   test('the web app authenticates with the auth cookie, with no token in the URL', async () => {
     const { run } = await start();
     const token = await allow(['ls']);

@@ -33,6 +33,9 @@ function cookieValue(header: string | null, name: string): string | null {
   return null;
 }
 
+/** A plain read: GET or HEAD, no WebSocket upgrade. */
+const readsOnly = (request: Request) => (request.method === 'GET' || request.method === 'HEAD') && !request.headers.has('upgrade');
+
 /**
  * Where a token may come from: X-Auth always; the `auth` cookie and, on the web app's raw/preview/command
  * URLs, the `auth` query value, only for GET (a cross-site form cannot change anything with them).
@@ -118,8 +121,10 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
             ruleSet: rulesOf(user),
             followExternalSymlinks: s.config.followExternalSymlinks,
             sessionId: sid,
-            // Asked of the server (getpeername) only by what records it: the audit log, not every request.
-            address: () => ip.client(request, server),
+            // Asked of the server (a getpeername) when something records it (the audit log), not on every read. Where the
+            // actor may outlive the request (writes, which start jobs; a WebSocket, whose commands run later), at once:
+            // the server can name the peer only while the request lasts.
+            address: readsOnly(request) ? () => ip.client(request, server) : ip.client(request, server),
           });
           if (need !== 'user' && !actor.can(need)) throw forbidden();
           if (exp * 1000 - Date.now() < RENEW_WINDOW_MS || Math.floor(user.updatedAt / 1000) > iat) set.headers['X-Renew-Token'] = 'true';
