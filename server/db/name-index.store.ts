@@ -143,14 +143,14 @@ export class NameIndexStore {
   }
 
   /**
-   * Called after each commit of this connection (every write method and batch() end with committed()): the index's
-   * owner counts them where its readers see them at no cost (name-index.service.ts, a shared generation).
+   * Commits of this connection are counted here (every write method and batch() end with committed()), in memory
+   * the index's owner shares with its threads: readers see a commit there at no cost (name-index.service.ts).
    */
-  onCommit: (() => void) | null = null;
+  commits: Int32Array | null = null;
 
   /** A write just ended: outside a transaction it is committed. */
   private committed(): void {
-    if (!this.db.inTransaction) this.onCommit?.();
+    if (this.commits && !this.db.inTransaction) Atomics.add(this.commits, 0, 1);
   }
 
   /**

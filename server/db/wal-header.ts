@@ -16,6 +16,9 @@ import { resolve } from 'node:path';
  * file just comes back short. While our own connection is open SQLite never removes or replaces the file (only the
  * last connection to close does), so the descriptor always reads the index every connection uses.
  */
+/** The header words commits change: iChange, mxFrame, nPage, the frame checksums, the salts, the header checksums. */
+const FIELDS = [2, 4, 5, 6, 7, 8, 9, 10, 11];
+
 export class WalHeader {
   private fd: number | null = null;
   private closed = false;
@@ -48,16 +51,16 @@ export class WalHeader {
     const w = this.words;
     if (n < 96 || this.buf[12] !== 1) return null;
     for (let i = 0; i < 12; i++) if (w[i] !== w[i + 12]) return null;
-    // iChange, mxFrame, nPage, the frame checksums, the salts and the header checksums (words 2 and 4 to 11). The
-    // text is made only when one of them differs from the last read (most reads find the same header).
-    const last = this.last;
-    if (this.text === null || w[2] !== last[2] || w[4] !== last[4] || w[5] !== last[5] || w[6] !== last[6] || w[7] !== last[7] || w[8] !== last[8] || w[9] !== last[9] || w[10] !== last[10] || w[11] !== last[11]) {
-      last.set(w.subarray(0, 12));
-      this.text = `${w[2]}.${w[4]}.${w[5]}.${w[6]}.${w[7]}.${w[8]}.${w[9]}.${w[10]}.${w[11]}`;
+    // The text of FIELDS, made only when one of them differs from the last read (most reads find the same header).
+    let moved = this.text === null;
+    for (let i = 0; i < FIELDS.length && !moved; i++) moved = w[FIELDS[i]!] !== this.last[i];
+    if (moved) {
+      for (let i = 0; i < FIELDS.length; i++) this.last[i] = w[FIELDS[i]!]!;
+      this.text = this.last.join('.');
     }
     return this.text;
   }
-  private readonly last = new Uint32Array(12);
+  private readonly last = new Uint32Array(FIELDS.length);
   private text: string | null = null;
 
   /**

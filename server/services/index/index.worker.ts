@@ -33,8 +33,7 @@ const post = (e: IndexEvent) => self.postMessage(e);
 async function run(job: IndexJob): Promise<void> {
   if (job.type === 'init') {
     store = new NameIndexStore(job.file);
-    const generation = new Int32Array(job.generation);
-    store.onCommit = () => void Atomics.add(generation, 0, 1);
+    store.commits = new Int32Array(job.generation);
     builder = new IndexBuilder(store, job.root, (done) => post({ type: 'progress', done }));
     // A new root, an unfinished build (a crash, a kill) or a new schema: build from nothing. Otherwise catch up
     // with what changed while no server watched (compare folder by folder, write differences only).

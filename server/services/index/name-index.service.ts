@@ -74,7 +74,7 @@ export class NameIndex {
     if (!this.store) {
       mkdirSync(dirname(this.opts.file), { recursive: true });
       this.store = new NameIndexStore(this.opts.file);
-      this.store.onCommit = () => void Atomics.add(this.generation, 0, 1);
+      this.store.commits = this.generation;
     }
     return this.store;
   }
@@ -246,7 +246,7 @@ export class NameIndex {
   }
   /** Folder sizes read since the index last changed (visibleSizes), by index path. */
   private readonly sizes = new Map<string, VisibleSizes | null>();
-  /** Commits to the index by this process (its worker and this thread), counted by the store's onCommit. */
+  /** Commits to the index by this process (its worker and this thread), counted by the stores (NameIndexStore.commits). */
   private readonly generation = new Int32Array(new SharedArrayBuffer(4));
   private sizesGeneration = -1;
   private sizesMark: string | null = null;
