@@ -1,25 +1,22 @@
 import { EntryStats, type DirReader, type StatSource } from './entry-stats';
+import { BLOCK, BUSY, NEXT, claim, statBlock } from './stat-blocks';
+import { statxAt } from './statx';
 import type { StatJob, StatReply } from './stat.worker';
 import { workerSpecifier, type WorkerThread } from '../core/worker-url';
 
-/** Names in the first chunk, which the main thread stats itself while the worker starts on the next ones (so it
- * never waits at the start), and in every later chunk. Multiples of a listing batch (256): a batch never spans two
- * chunks. */
-const FIRST = 256;
+/** Names sent to the worker per message, and chunks sent ahead of the one being read: the worker's lead, and the
+ * bound on what a listing that stops early has stat-ed for nothing. */
 const CHUNK = 1024;
-/** Chunks asked for ahead of the one being read: the worker's lead, and the bound on what a listing holds. */
 const WINDOW = 4;
 /** An idle worker thread ends after this long; the next big listing starts a new one. */
 const IDLE_MS = 60_000;
-/** A chunk not answered within this long is stat-ed on the main thread instead (a stuck or overloaded worker). */
-const STALL_MS = 2_000;
 const S_IFMT = 0o170000;
 const enc = new TextEncoder();
 const S_IFLNK = 0o120000;
 
 /**
  * The one stat worker thread, started by the first big listing and ended when idle. A thread that fails to start
- * or dies fails its listings' pending chunks, which then stat on the main thread as before (never an error).
+ * or dies leaves its listings' blocks to the main thread (the same answers, never an error).
  */
 class StatWorker {
   private w: WorkerThread | null = null;
@@ -27,11 +24,11 @@ class StatWorker {
   private nextId = 1;
   private idleSince = 0;
   private reaper: ReturnType<typeof setInterval> | null = null;
-  /** A thread that died or stalled before answering anything (say, its code missing from a build) is not started
-   * again before this time: big listings stat on the main thread meanwhile instead of paying a thread start each. */
+  /** A thread that died before answering anything (say, its code missing from a build) is not started again before
+   * this time: big listings stat on the main thread meanwhile instead of paying a thread start each. */
   private brokenUntil = 0;
   private heard = false;
-  /** Chunks answered by a worker since start (tests and the compiled-binary check read it). */
+  /** Names stat-ed by a worker since start (tests and the compiled-binary check read it). */
   answered = 0;
 
   /** Starts a listing's session, or null when no thread can run (the caller stats by itself). */
@@ -40,7 +37,7 @@ class StatWorker {
     if (!w) return null;
     const s = new StatAhead(this, this.nextId++, fd, names);
     this.live.set(s.id, s);
-    w.ref(); // a listing awaits its answers: keep the process alive meanwhile (the CLI, too)
+    w.ref(); // a listing may wait for the worker to leave its descriptor: keep the process alive meanwhile
     return s;
   }
 
@@ -61,11 +58,6 @@ class StatWorker {
     this.w?.terminate();
   }
 
-  /** A listing waited too long for a chunk: a thread that never answered at all is given up on (see brokenUntil). */
-  stalled(): void {
-    if (this.w && !this.heard) this.w.dispatchEvent(new Event('error'));
-  }
-
   private thread(): WorkerThread | null {
     if (this.w) return this.w;
     if (Date.now() < this.brokenUntil) return null;
@@ -80,8 +72,8 @@ class StatWorker {
     w.addEventListener('message', (e: MessageEvent<StatReply>) => {
       const r = e.data;
       this.heard = true;
-      if (r.t === 'nums') this.answered++;
-      this.live.get(r.id)?.receive(r);
+      this.answered += r.names;
+      this.live.get(r.id)?.receive();
     });
     const died = () => {
       if (this.w !== w) return;
@@ -111,110 +103,124 @@ class StatWorker {
 export const statWorker = new StatWorker();
 
 /**
- * One big listing's stats, asked of the worker a few chunks ahead of where the listing reads, in the listing's
- * order. The worker uses the listing's own folder descriptor (DirReader's, by number): it is closed only after
- * close(), and anything the worker answers for an id that has ended is dropped, so a late answer never lands in
- * another listing. Only lstat numbers come from here; what they mean (links, scope, rules) is ScopedFs's decision.
+ * One big listing's stats, shared by two threads (stat-blocks.ts): the worker and the main thread each claim the
+ * lowest unclaimed block of names in the listing's order, stat it into the shared numbers and mark it done. The
+ * worker claims only blocks whose names it was sent, and names are sent WINDOW chunks ahead of where the listing
+ * reads. The main thread never waits for the worker: for a block it needs that is not done, it claims and stats the
+ * next unclaimed block itself, and when none is left (the worker is on that very block) it stats the entry it needs
+ * directly. The worker uses the listing's own folder descriptor (DirReader's, by number); close() stops all claiming
+ * and waits until the worker is out of the block it may be in before the caller closes the descriptor. Only lstat
+ * numbers come from here; what they mean (links, scope, rules) is ScopedFs's decision.
  */
 export class StatAhead implements StatSource {
-  private readonly chunks = new Map<number, Float64Array>();
-  private readonly chunkCount: number;
-  private sent = 1; // chunk 0 is the main thread's
-  private waiting: { seq: number; wake: () => void } | null = null;
-  private failed = false;
-  private done = false;
+  /** [NEXT] the lowest unclaimed block, [BUSY] 1 while the worker claims or stats for this listing. */
+  private readonly ctl = new Int32Array(new SharedArrayBuffer(8));
+  /** Per block: 1 once its numbers are in `nums`. */
+  private readonly done: Int32Array;
+  /** [mode, size, mtimeMs] per name, mode NaN when the name could not be stat-ed. */
+  private readonly nums: Float64Array;
+  private readonly blocks: number;
+  private readonly chunks: number;
+  private sent = 0;
   private at = 0;
-  private closedAck: (() => void) | null = null;
+  private failed = false;
+  private ran: (() => void) | null = null;
+  /** The numbers of an entry stat-ed directly (its block being the worker's at that moment). */
+  private readonly own = new Float64Array(3);
+  private readonly statOne = (j: number) => statxAt(this.fd, this.names[j]!, this.nums, j * 3);
 
-  constructor(private readonly owner: StatWorker, readonly id: number, fd: number, private readonly names: string[]) {
-    this.chunkCount = names.length <= FIRST ? 1 : 1 + Math.ceil((names.length - FIRST) / CHUNK);
-    this.done = this.chunkCount === 1;
-    owner.send({ t: 'open', id, fd });
+  constructor(
+    private readonly owner: StatWorker,
+    readonly id: number,
+    private readonly fd: number,
+    private readonly names: string[],
+  ) {
+    this.blocks = Math.ceil(names.length / BLOCK);
+    this.chunks = Math.ceil(names.length / CHUNK);
+    this.done = new Int32Array(new SharedArrayBuffer(this.blocks * 4));
+    this.nums = new Float64Array(new SharedArrayBuffer(names.length * 24));
+    owner.send({ t: 'open', id, fd, ctl: this.ctl, done: this.done, nums: this.nums, count: names.length });
+    this.sendAhead(0);
   }
 
-  /** Waits until the chunk holding position `k` (from 0, in the listing's order) is here or will not come. */
-  async ready(k: number): Promise<void> {
-    const seq = seqOf(k);
-    while (this.sent < Math.min(this.chunkCount, seq + WINDOW)) {
-      const from = startOf(this.sent);
-      const to = Math.min(this.names.length, startOf(this.sent + 1));
+  /** Sends the worker the names of the chunks up to WINDOW past the one holding position `k`. */
+  private sendAhead(k: number): void {
+    const want = Math.min(this.chunks, Math.floor(k / CHUNK) + WINDOW);
+    for (; this.sent < want; this.sent++) {
+      const from = this.sent * CHUNK;
+      const to = Math.min(this.names.length, from + CHUNK);
       const bytes = enc.encode(`${this.names.slice(from, to).join('\0')}\0`);
-      this.owner.send({ t: 'chunk', id: this.id, seq: this.sent, names: bytes, count: to - from, last: to === this.names.length }, [bytes.buffer]);
-      this.sent++;
-    }
-    for (const old of this.chunks.keys()) if (old < seq) this.chunks.delete(old); // read already: memory stays flat
-    if (seq === 0 || this.failed || this.chunks.has(seq)) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stalled = await new Promise<boolean>((wake) => {
-      this.waiting = { seq, wake: () => wake(false) };
-      timer = setTimeout(() => wake(true), STALL_MS);
-    });
-    clearTimeout(timer);
-    if (stalled) {
-      this.waiting = null;
-      this.failed = true; // the rest of this listing stats on the main thread
-      this.owner.stalled();
+      this.owner.send({ t: 'names', id: this.id, from, count: to - from, names: bytes }, [bytes.buffer]);
     }
   }
 
   /** The position the listing reads next (take() answers for that name only). */
   seek(k: number): void {
     this.at = k;
+    if (k % CHUNK === 0 && !this.failed) this.sendAhead(k);
   }
 
   take(name: string): EntryStats | null {
     const k = this.at;
-    const nums = this.chunks.get(seqOf(k));
-    if (!nums || this.names[k] !== name) return null;
-    const i = (k - startOf(seqOf(k))) * 3;
+    if (this.names[k] !== name) return null;
+    const b = (k / BLOCK) | 0;
+    let nums = this.nums;
+    let i = k * 3;
+    while (Atomics.load(this.done, b) === 0) {
+      const c = claim(this.ctl, this.blocks);
+      if (c < 0) {
+        nums = this.own;
+        i = 0;
+        if (!statxAt(this.fd, name, nums, 0)) nums[0] = NaN;
+        break;
+      }
+      statBlock(c, this.names.length, this.nums, this.done, this.statOne);
+    }
     const mode = nums[i]!;
-    // Vanished or failed: the main thread stats it (and finds it gone). A symlink: the main thread stats it too,
-    // so every link's decision (realpath, scope, trash, rules) starts from its own lstat, exactly as before.
+    // Vanished or failed: the reader stats it (and finds it gone). A symlink: the reader stats it too, so every
+    // link's decision (realpath, scope, trash, rules) starts from its own lstat, exactly as without this.
     if (Number.isNaN(mode) || (mode & S_IFMT) === S_IFLNK) return null;
     return new EntryStats(mode, nums[i + 1]!, nums[i + 2]!);
   }
 
-  receive(r: StatReply): void {
-    if (r.t === 'closed') {
-      this.closedAck?.();
-      return;
-    }
-    this.chunks.set(r.seq, r.nums);
-    if (r.seq === this.chunkCount - 1) this.done = true;
-    if (this.waiting?.seq === r.seq) this.wakeUp();
+  /** The worker finished a run of claims for this listing. */
+  receive(): void {
+    this.wake();
   }
 
+  /** The worker died: nothing of it is waited for (the main thread claims every block left). */
   fail(): void {
     this.failed = true;
-    this.wakeUp();
-    this.closedAck?.();
+    this.wake();
   }
 
   /**
-   * Ends the session: a listing stopped early (the client left) cancels the worker's queued chunks and waits until
-   * the worker says it no longer uses the descriptor (or died; bounded), so the caller may close it right after.
+   * Ends the session: no block is claimed any more, and once the worker is out of the block it may be in (it says
+   * so when a run ends; or it died; bounded), the caller may close the descriptor.
    */
   async close(): Promise<void> {
-    if (!this.done && !this.failed) {
-      const acked = new Promise<void>((res) => (this.closedAck = res));
-      this.owner.send({ t: 'cancel', id: this.id });
+    Atomics.store(this.ctl, NEXT, this.blocks);
+    if (!this.failed && Atomics.load(this.ctl, BUSY) === 1) {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([acked, new Promise<void>((res) => (timer = setTimeout(res, 1000)))]);
+      const out = new Promise<void>((res) => {
+        this.ran = res;
+        timer = setTimeout(res, 1000);
+      });
+      // Looked at again once `ran` is set: a run that ended just before told nobody.
+      if (Atomics.load(this.ctl, BUSY) === 1) await out;
       clearTimeout(timer);
+      this.ran = null;
     }
-    this.chunks.clear();
+    this.owner.send({ t: 'end', id: this.id });
     this.owner.end(this);
   }
 
-  private wakeUp(): void {
-    const w = this.waiting;
-    this.waiting = null;
-    w?.wake();
+  private wake(): void {
+    const w = this.ran;
+    this.ran = null;
+    w?.();
   }
 }
-
-const seqOf = (k: number) => (k < FIRST ? 0 : 1 + Math.floor((k - FIRST) / CHUNK));
-const startOf = (seq: number) => (seq === 0 ? 0 : FIRST + (seq - 1) * CHUNK);
 
 /** Stats `names` (a big listing's, in its order) ahead on the worker for `dir`; null when it cannot (no statx, no
  * thread): `dir` then stats each name itself. Attach the result to `dir` and close() it before dir.close(). */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Resource } from '../../server/contract/resource';
 import { DirReader } from '../../server/fs/entry-stats';
@@ -27,7 +27,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const fdCount = () => readdirSync('/proc/self/fd').length;
+/** Descriptors open on anything of this test's folder: a leaked folder descriptor shows here, while descriptors that
+ * other threads and earlier test files of the same process close meanwhile (worker threads ending) do not. */
+const fdCount = () =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(t.dir);
+    } catch {
+      return false; // closed while we looked
+    }
+  }).length;
 
 describe('natural key', () => {
   test('equals the regex key on edge cases and 20,000 random names', () => {

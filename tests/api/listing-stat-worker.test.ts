@@ -123,10 +123,10 @@ describe('big listings through the stat worker', () => {
     await reader.cancel();
     // The server closes the folder when it sees the cancel, a moment after it: wait for that, not a fixed 50 ms.
     expect(await settled(fdCount, before)).toBe(before);
-    // The worker stopped: it stat-ed about as far as the stream was read ahead (a window of 4 chunks of 1,024 names
-    // past it), not the 20 chunks of the whole folder, and answers nothing more.
+    // The worker stopped: it stat-ed about as far as the stream was read ahead (its names are sent 4 chunks of 1,024
+    // past where the listing reads), not the 20,000 names of the whole folder, and stats nothing more.
     const stopped = statWorker.answered;
-    expect(stopped - asked).toBeLessThan(15);
+    expect(stopped - asked).toBeLessThan(15 * 1024);
     await Bun.sleep(100);
     expect(statWorker.answered).toBe(stopped);
   });
@@ -148,6 +148,27 @@ describe('big listings through the stat worker', () => {
     expect(statWorker.answered).toBeGreaterThan(before);
     expect(Buffer.concat(out[0]!).toString()).toBe(a);
     expect(Buffer.concat(out[1]!).toString()).toBe(b);
+  });
+
+  test('a worker that is never sent names: the main thread stats every block itself, without waiting', async () => {
+    const plain = await synchronously(() => text('/api/resources/huge/'));
+    const realSend = statWorker.send.bind(statWorker);
+    statWorker.send = (job, transfer) => {
+      if (job.t !== 'names') realSend(job, transfer);
+    };
+    try {
+      const before = statWorker.answered;
+      const fdsBefore = fdCount();
+      const t0 = performance.now();
+      expect(await text('/api/resources/huge/')).toBe(plain);
+      // The main thread claimed every block: had it waited for the worker's, the listing would never have ended (a
+      // generous bound instead of the test's timeout, for a clearer failure).
+      expect(performance.now() - t0).toBeLessThan(15_000);
+      expect(statWorker.answered).toBe(before);
+      expect(await settled(fdCount, fdsBefore)).toBe(fdsBefore);
+    } finally {
+      statWorker.send = realSend;
+    }
   });
 
   test('the worker killed mid-listing: the listing still completes (synchronous fallback), the next one starts a new worker', async () => {

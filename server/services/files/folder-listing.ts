@@ -13,8 +13,8 @@ import { TEXT_LIMIT, detectType, isSubtitle, mimeOf } from './detect-type';
 const BATCH = 256;
 /** The largest page a client may ask for; without paging the whole folder is sent. */
 export const MAX_PAGE = 100_000;
-/** From this many items on, the entries' lstat runs on the stat worker ahead of describing them (the two threads
- * overlap: measured in docs/ARCHITECTURE.md); smaller listings stat inline, where a thread hop costs more. */
+/** From this many items on, the entries' lstat is shared with the stat worker (both threads stat while this one
+ * also describes: measured in docs/ARCHITECTURE.md); smaller listings stat inline, where a thread hop costs more. */
 const AHEAD_MIN = 2_000;
 
 export interface Page {
@@ -83,7 +83,6 @@ export class FolderListing {
         const batch: Resource[] = [];
         const sniffs: Promise<void>[] = [];
         const stop = Math.min(end, at + BATCH);
-        if (ahead) await ahead.ready(stop - 1 - page.offset);
         for (let k = at; k < stop; k++) {
           const i = this.order[k]!;
           const name = this.names[i]!;
