@@ -183,9 +183,10 @@ export class StatAhead implements StatSource {
     return new EntryStats(mode, nums[i + 1]!, nums[i + 2]!);
   }
 
-  /** The worker finished a run of claims for this listing. */
+  /** The worker finished a run of claims for this listing: close() may go on once no run is in progress (this
+   * message may be an earlier run's, delivered while a later one is on a block). */
   receive(): void {
-    this.wake();
+    if (Atomics.load(this.ctl, BUSY) === 0) this.wake();
   }
 
   /** The worker died: nothing of it is waited for (the main thread claims every block left). */
