@@ -6,7 +6,7 @@ import { statWorker } from '../../server/fs/stat-ahead';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 import { settled } from '../helpers/settle';
 
-// Big listings (≥ 2,000 items) take their entries' lstat numbers from the stat worker thread (server/fs/stat-ahead.ts):
+// Listings of 256 items or more share their entries' lstat with the stat worker thread (server/fs/stat-ahead.ts):
 // the answers must be the synchronous path's, byte for byte, whatever happens to the worker or the client.
 let t: TestApp;
 let token: string;
@@ -67,6 +67,7 @@ beforeAll(async () => {
   outside = mkdtempSync(join(tmpdir(), 'fd-outside-'));
   fill(join(t.root, 'mixed'), 3000);
   fill(join(t.root, 'other'), 2500);
+  fill(join(t.root, 'medium'), 300);
   fill(join(t.root, 'huge'), 20_000);
   await text('/api/resources/mixed/'); // starts the worker and what the server opens once: not ours to count
 }, 120_000);
@@ -80,17 +81,18 @@ describe('big listings through the stat worker', () => {
     test(`the same JSON, byte for byte, as the synchronous path (sorting ${sorting.by} asc=${sorting.asc}), a page too`, async () => {
       const r = await t.req('PUT', '/api/users/1', { token, body: { what: 'user', which: ['sorting'], data: { id: 1, sorting } } });
       expect(r.status).toBe(200);
-      for (const path of ['/api/resources/mixed/', '/api/resources/mixed/?offset=100&limit=2500']) {
+      for (const path of ['/api/resources/mixed/', '/api/resources/mixed/?offset=100&limit=2500', '/api/resources/medium/']) {
         const before = statWorker.answered;
         const fdsBefore = fdCount();
         const viaWorker = await text(path);
-        expect(statWorker.answered).toBeGreaterThan(before);
+        // A few hundred names: the worker may get none of the blocks (the main thread is quicker to start).
+        if (!path.includes('medium')) expect(statWorker.answered).toBeGreaterThan(before);
         expect(fdCount()).toBe(fdsBefore);
         const plain = await synchronously(() => text(path));
         expect(viaWorker).toBe(plain);
         const items = (JSON.parse(viaWorker) as { items: { name: string; type: string }[] }).items;
         expect(items.some((i) => i.name.endsWith('-link-out') || i.name.endsWith('-dangling-out'))).toBe(false);
-        if (!path.includes('?')) expect(items.filter((i) => i.type === 'invalid_link').length).toBe(10);
+        if (!path.includes('?') && !path.includes('medium')) expect(items.filter((i) => i.type === 'invalid_link').length).toBe(10);
       }
     });
 
