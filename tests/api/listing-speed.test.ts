@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Resource } from '../../server/contract/resource';
 import { DirReader } from '../../server/fs/entry-stats';
 import { describe as describeEntry, naturalKey, sortItems } from '../../server/services/files/describe';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 import { settled } from '../helpers/settle';
+import { openFdsUnder } from '../helpers/open-fds';
 
 // The fast paths of big listings (issue 15 item 4) give the same answers as the plain ones: statx through a held
 // folder descriptor = lstat, the one-pass natural key = the regex one, the Latin-1 index keys = the reference order.
@@ -27,16 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Descriptors open on anything of this test's folder: a leaked folder descriptor shows here, while descriptors that
- * other threads and earlier test files of the same process close meanwhile (worker threads ending) do not. */
-const fdCount = () =>
-  readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(t.dir);
-    } catch {
-      return false; // closed while we looked
-    }
-  }).length;
+const fdCount = () => openFdsUnder(t.dir);
 
 describe('natural key', () => {
   test('equals the regex key on edge cases and 20,000 random names', () => {

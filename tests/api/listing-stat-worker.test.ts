@@ -1,28 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readlinkSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { statWorker } from '../../server/fs/stat-ahead';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 import { settled } from '../helpers/settle';
+import { openFdsUnder } from '../helpers/open-fds';
 
 // Listings of 256 items or more share their entries' lstat with the stat worker thread (server/fs/stat-ahead.ts):
 // the answers must be the synchronous path's, byte for byte, whatever happens to the worker or the client.
 let t: TestApp;
 let token: string;
 let outside: string;
-/**
- * Descriptors open on anything of this test's folder (the listings' folders, the database): a leaked DirReader shows
- * here, while descriptors other threads and earlier test files close meanwhile (worker threads ending) do not.
- */
-const fdCount = () =>
-  readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(t.dir);
-    } catch {
-      return false; // closed while we looked
-    }
-  }).length;
+const fdCount = () => openFdsUnder(t.dir);
 const realOpen = statWorker.open.bind(statWorker);
 /** Runs `f` with the stat worker switched off (every listing stats on the main thread, as before). */
 async function synchronously<T>(f: () => Promise<T>): Promise<T> {
