@@ -8,6 +8,8 @@ import { workerSpecifier, type WorkerThread } from '../core/worker-url';
  * bound on what a listing that stops early has stat-ed for nothing. */
 const CHUNK = 1024;
 const WINDOW = 4;
+/** Blocks past the one it reads that the main thread may claim while that one is the worker's (256 names). */
+const HELP_AHEAD = 8;
 /** An idle worker thread ends after this long; the next big listing starts a new one. */
 const IDLE_MS = 60_000;
 const S_IFMT = 0o170000;
@@ -107,8 +109,8 @@ export const statWorker = new StatWorker();
  * lowest unclaimed block of names in the listing's order, stat it into the shared numbers and mark it done. The
  * worker claims only blocks whose names it was sent, and names are sent WINDOW chunks ahead of where the listing
  * reads. The main thread never waits for the worker: for a block it needs that is not done, it claims and stats the
- * next unclaimed block itself, and when none is left (the worker is on that very block) it stats the entry it needs
- * directly. The worker uses the listing's own folder descriptor (DirReader's, by number); close() stops all claiming
+ * next unclaimed block itself (at most HELP_AHEAD past its own), and when none is left (the worker is on that very
+ * block) it stats the entry it needs directly. The worker uses the listing's own folder descriptor (DirReader's, by number); close() stops all claiming
  * and waits until the worker is out of the block it may be in before the caller closes the descriptor. Only lstat
  * numbers come from here; what they mean (links, scope, rules) is ScopedFs's decision.
  */
@@ -166,8 +168,11 @@ export class StatAhead implements StatSource {
     const b = (k / BLOCK) | 0;
     let nums = this.nums;
     let i = k * 3;
+    // Helping is bounded: at most HELP_AHEAD blocks past this one, so a worker held up on a block (descheduled on
+    // a busy machine) never makes one batch stat the rest of a huge listing on this thread.
+    const limit = Math.min(this.blocks, b + 1 + HELP_AHEAD);
     while (Atomics.load(this.done, b) === 0) {
-      const c = claim(this.ctl, this.blocks);
+      const c = claim(this.ctl, limit);
       if (c < 0) {
         nums = this.own;
         i = 0;

@@ -172,6 +172,8 @@ describe('keyboard only', () => {
     for (let i = 0; i < 10 && (await focused()) !== 'menu-move'; i++) await press('ArrowDown');
     await press('Enter');
     await page.waitForSelector('[data-testid=prompt-move]');
+    // The picker lists the folder once its answer is in (under load, later than 40 quick Tab presses take).
+    await page.waitForSelector('[data-testid=picker-folder][data-name=Dest]');
     await tabTo('[data-testid=picker-folder][data-name=Dest]');
     await press('Space'); // picks it (Enter would submit the dialog)
     await page.waitForFunction(() => document.querySelector('[data-testid=prompt-destination]')?.textContent?.includes('/Dest/'));
