@@ -110,9 +110,10 @@ export const statWorker = new StatWorker();
  * worker claims only blocks whose names it was sent, and names are sent WINDOW chunks ahead of where the listing
  * reads. The main thread never waits for the worker: for a block it needs that is not done, it claims and stats the
  * next unclaimed block itself (at most HELP_AHEAD past its own), and when none is left (the worker is on that very
- * block) it stats the entry it needs directly. The worker uses the listing's own folder descriptor (DirReader's, by number); close() stops all claiming
- * and waits until the worker is out of the block it may be in before the caller closes the descriptor. Only lstat
- * numbers come from here; what they mean (links, scope, rules) is ScopedFs's decision.
+ * block) it stats the entry it needs directly. The worker uses the listing's own folder descriptor (DirReader's, by
+ * number); close() stops all claiming and waits until the worker is out of the block it may be in before the caller
+ * closes the descriptor. Only lstat numbers come from here; what they mean (links, scope, rules) is ScopedFs's
+ * decision.
  */
 export class StatAhead implements StatSource {
   /** [NEXT] the lowest unclaimed block, [BUSY] 1 while the worker claims or stats for this listing. */
@@ -168,11 +169,10 @@ export class StatAhead implements StatSource {
     const b = (k / BLOCK) | 0;
     let nums = this.nums;
     let i = k * 3;
-    // Helping is bounded: at most HELP_AHEAD blocks past this one, so a worker held up on a block (descheduled on
-    // a busy machine) never makes one batch stat the rest of a huge listing on this thread.
-    const limit = Math.min(this.blocks, b + 1 + HELP_AHEAD);
     while (Atomics.load(this.done, b) === 0) {
-      const c = claim(this.ctl, limit);
+      // Helping is bounded: at most HELP_AHEAD blocks past this one, so a worker held up on a block (descheduled on
+      // a busy machine) never makes one batch stat the rest of a huge listing on this thread.
+      const c = claim(this.ctl, Math.min(this.blocks, b + 1 + HELP_AHEAD));
       if (c < 0) {
         nums = this.own;
         i = 0;
@@ -228,8 +228,8 @@ export class StatAhead implements StatSource {
   }
 }
 
-/** Stats `names` (a big listing's, in its order) ahead on the worker for `dir`; null when it cannot (no statx, no
- * thread): `dir` then stats each name itself. Attach the result to `dir` and close() it before dir.close(). */
+/** Shares the stats of `names` (a big listing's, in its order) with the worker for `dir`; null when it cannot (no
+ * statx, no thread): `dir` then stats each name itself. Attach the result to `dir` and close() it before dir.close(). */
 export function statAhead(dir: DirReader, names: string[]): StatAhead | null {
   const fd = dir.descriptor;
   if (fd === null) return null;

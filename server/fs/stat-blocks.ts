@@ -25,10 +25,11 @@ export function claim(ctl: Int32Array, limit: number): number {
 /**
  * Stats the names of block `b` (of `count` names in all) with `statOne(j)`, which writes the three numbers of name
  * `j` into `nums` and says whether it could; a name that could not be stat-ed gets NaN as its mode. Then marks the
- * block done (the numbers are visible to the other thread once it reads the mark).
+ * block done (the numbers are visible to the other thread once it reads the mark). Returns how many names it held.
  */
-export function statBlock(b: number, count: number, nums: Float64Array, done: Int32Array, statOne: (j: number) => boolean): void {
+export function statBlock(b: number, count: number, nums: Float64Array, done: Int32Array, statOne: (j: number) => boolean): number {
   const end = Math.min(count, (b + 1) * BLOCK);
   for (let j = b * BLOCK; j < end; j++) if (!statOne(j)) nums[j * 3] = NaN;
   Atomics.store(done, b, 1);
+  return end - b * BLOCK;
 }

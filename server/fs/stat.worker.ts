@@ -61,10 +61,7 @@ function run(id: number, l: Listing): void {
   try {
     // A block is claimed only when all its names are here (the last one may be short).
     const limit = l.have === l.count ? Math.ceil(l.count / BLOCK) : Math.floor(l.have / BLOCK);
-    for (let b = claim(ctl, limit); b >= 0; b = claim(ctl, limit)) {
-      statBlock(b, l.count, l.nums, l.done, (j) => statxAtAddress(fd, addr[j]!, l.nums, j * 3));
-      n += Math.min(l.count, (b + 1) * BLOCK) - b * BLOCK;
-    }
+    for (let b = claim(ctl, limit); b >= 0; b = claim(ctl, limit)) n += statBlock(b, l.count, l.nums, l.done, (j) => statxAtAddress(fd, addr[j]!, l.nums, j * 3));
   } finally {
     Atomics.store(ctl, BUSY, 0);
   }
