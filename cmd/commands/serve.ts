@@ -6,6 +6,7 @@ import { redactUrl } from '../../server/db/database';
 import { AppError } from '../../server/core/errors';
 import { formatDuration } from '../../server/core/duration';
 import { VERSION } from '../../server/core/version';
+import { tuneAllocator } from '../allocator';
 import { configFrom, fail, type GlobalOpts } from '../context';
 import { TempSweep } from '../../server/services/files/temp-sweep';
 import { execWarning } from '../../server/services/runner/create-runner';
@@ -92,6 +93,7 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
 
 export function registerServe(program: Command): void {
   addServeFlags(program.command('serve', { isDefault: true }).description('run the web server (the default command)')).action(async (_o, cmd: Command) => {
+    tuneAllocator(); // may execute the process again, with its allocator's setting, before anything is opened
     await serve(cmd.optsWithGlobals()).catch(fail);
   });
 }
