@@ -47,7 +47,8 @@ export function tuneAllocator(): void {
     });
     return t;
   };
-  const path = Buffer.from('/proc/self/exe\0');
+  // The executable by its path (so the process keeps its name; /proc/self/exe would name it "exe").
+  const path = Buffer.from(`${process.execPath}\0`, 'latin1');
   // Returns only when it failed (say, a seccomp filter): the server runs on with the default setting.
   execve(path, table(argv), table([...env.filter((e) => !e.startsWith(`${SETTING}=`)), `${SETTING}=0`]));
   keep.length = 0;

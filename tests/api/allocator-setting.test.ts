@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { filedeckCommand, startServer } from '../helpers/binary';
 
 // `serve` executes itself again with MIMALLOC_PURGE_HOLES=0 unless the operator set it (cmd/allocator.ts): the same
@@ -26,6 +26,8 @@ describe.skipIf(process.platform !== 'linux')('allocator setting', () => {
       expect(env).toContain('FILEDECK_ALLOC_PROBE=kept');
       const sent = Buffer.from(`${[...filedeckCommand(), 'serve', '--port', '0', ...args].join('\0')}\0`);
       expect(readFileSync(`/proc/${pid}/cmdline`).equals(sent)).toBe(true);
+      // Executed by its path, so the process keeps its name (ps, top, pkill), not "exe".
+      expect(readFileSync(`/proc/${pid}/comm`, 'utf8').trim()).toBe(basename(realpathSync(filedeckCommand()[0]!)).slice(0, 15));
       const token = await (await fetch(`${s.url}/api/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: 'allocator-test-password-1' }) })).text();
       const list = await (await fetch(`${s.url}/api/resources/`, { headers: { 'X-Auth': token } })).json();
       expect(list.items.map((i: { name: string }) => i.name)).toEqual(['a.txt']);
