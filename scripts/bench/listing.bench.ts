@@ -3,7 +3,7 @@
  *   a 100,000-file folder (time, server RSS before/after/peak), a 10,000-file folder, and requests/s on a 20-file
  *   folder with server and nginx each pinned to core 0 (taskset, all threads), 8 requests in flight (wrk when
  *   installed: `apt-get install -y wrk`; else a fetch loop), and the CPU each spent per request; then the runtime's
- *   floor for the same folder (scripts/bench/floor-server.ts: a bare Bun.serve, fixed body and plain readdir+lstat).
+ *   floor for the same folder (scripts/bench/floor-server.ts: a bare Bun.serve, fixed body and plain readdir+lstat), with the allocator setting the server gives itself.
  * Usage: bun scripts/bench/listing.bench.ts   (FILEDECK_BIN = a compiled binary; otherwise the sources run)
  */
 import { spawn, type Subprocess } from 'bun';
@@ -15,6 +15,8 @@ const ROOT = resolve(import.meta.dir, '../..');
 const CMD = process.env.FILEDECK_BIN ? [process.env.FILEDECK_BIN] : [process.execPath, join(ROOT, 'cmd/main.ts')];
 const NGINX = '/usr/sbin/nginx';
 const PW = 'bench-admin-password-1';
+/** The floor runs with the allocator setting `filedeck serve` gives itself (cmd/allocator.ts), unless one is set here. */
+const FLOOR_ENV = { ...process.env, MIMALLOC_PURGE_HOLES: process.env.MIMALLOC_PURGE_HOLES ?? '0' };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mb = (pid: number, key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const note = (k: string, v: string) => console.log(`  ${k.padEnd(52)} ${v}`);
@@ -189,7 +191,7 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
   // The same floor for the 10,000-file folder, back to back and after 200 ms idle, as measured for us above.
   {
     const fport = port();
-    const floor = spawn([process.execPath, join(import.meta.dir, 'floor-server.ts'), String(fport), join(data, 'ten-k'), 'listing'], { stdout: 'ignore', stderr: 'ignore' });
+    const floor = spawn([process.execPath, join(import.meta.dir, 'floor-server.ts'), String(fport), join(data, 'ten-k'), 'listing'], { stdout: 'ignore', stderr: 'ignore', env: FLOOR_ENV });
     procs.push(floor);
     await up(`http://127.0.0.1:${fport}/`);
     for (const pause of [0, 200]) {
@@ -204,7 +206,7 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
   }
   for (const mode of ['hello', 'listing'] as const) {
     const fport = port();
-    const floor = spawn([process.execPath, join(import.meta.dir, 'floor-server.ts'), String(fport), join(data, 'small'), mode], { stdout: 'ignore', stderr: 'ignore' });
+    const floor = spawn([process.execPath, join(import.meta.dir, 'floor-server.ts'), String(fport), join(data, 'small'), mode], { stdout: 'ignore', stderr: 'ignore', env: FLOOR_ENV });
     procs.push(floor);
     await up(`http://127.0.0.1:${fport}/`);
     Bun.spawnSync(['taskset', '-a', '-p', '-c', '0', String(floor.pid)], { stdout: 'ignore' });
