@@ -3,7 +3,8 @@
  *   a 100,000-file folder (time, server RSS before/after/peak), a 10,000-file folder, and requests/s on a 20-file
  *   folder with server and nginx each pinned to core 0 (taskset, all threads), 8 requests in flight (wrk when
  *   installed: `apt-get install -y wrk`; else a fetch loop), and the CPU each spent per request; then the runtime's
- *   floor for the same folder (scripts/bench/floor-server.ts: a bare Bun.serve, fixed body and plain readdir+lstat), with the allocator setting the server gives itself.
+ *   floor for the same folder (scripts/bench/floor-server.ts: a bare Bun.serve, fixed body and plain readdir+lstat,
+ *   run with the allocator setting the server gives itself).
  * Usage: bun scripts/bench/listing.bench.ts   (FILEDECK_BIN = a compiled binary; otherwise the sources run)
  */
 import { spawn, type Subprocess } from 'bun';
