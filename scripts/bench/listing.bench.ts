@@ -152,11 +152,12 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
   note('  same, gzip (median of 3)', `${bigGz.toFixed(0)} ms`);
   note('  same, br as a browser asks (median of 3)', `${bigBr.toFixed(0)} ms`);
   note('  server RSS before / after / peak', `${before.toFixed(0)} / ${after.toFixed(0)} / ${peak.toFixed(0)} MB (after - before ${(after - before).toFixed(0)} MB)`);
-  // Back to back, and after 200 ms of idling: an idle Bun process returns freed memory to the system (its allocator
-  // purges it after the garbage collector ran), and the next request faults it in again (measured: ~2,500 more minor
-  // faults for this listing, each costing tens of µs on this VM) — the figure a user clicking into a folder sees.
-  ratio('list 10,000 files, back to back (median of 15, alternating)', await paired(15, `${base}/api/resources/ten-k/`, nbase && `${nbase}/ten-k/`, 0));
-  ratio('  same, each after 200 ms idle', await paired(15, `${base}/api/resources/ten-k/`, nbase && `${nbase}/ten-k/`, 200));
+  // Back to back, and after 200 ms of idling, the figure a user clicking into a folder sees. By default Bun's allocator
+  // hands back the free blocks of pages in use whenever a thread idles, and the next request faults them in again
+  // (~1,500 more minor faults for this listing, each costing tens of µs on this VM); `serve` turns that off
+  // (cmd/allocator.ts), and this figure checks it. 31 of each: single figures here move by tens of percent.
+  ratio('list 10,000 files, back to back (median of 31, alternating)', await paired(31, `${base}/api/resources/ten-k/`, nbase && `${nbase}/ten-k/`, 0));
+  ratio('  same, each after 200 ms idle (median of 31)', await paired(31, `${base}/api/resources/ten-k/`, nbase && `${nbase}/ten-k/`, 200));
   note('  same, br as a browser asks (median of 15)', `${(await runs(15, `${base}/api/resources/ten-k/`, { ...auth, 'Accept-Encoding': 'gzip, deflate, br' })).toFixed(0)} ms`);
   // The requests/s figures: every thread of both servers on core 0 (the load generator runs on the other). With wrk
   // (Debian's) the load generator is cheap enough to saturate nginx; the fetch loop saturates only us. Either way the
@@ -169,21 +170,24 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
     const n = r.n || r.rps * 3;
     return { rps: r.rps, cpuUs: ((cpuMs(pid) - c0) * 1000) / n };
   };
-  // Three rounds, ours and nginx's alternating, and the median of each: one 3 s run on this shared machine moves by
-  // ±15 % with whatever else the host runs, and alternating puts both under the same weather.
+  // Five rounds, ours and nginx's alternating: one 3 s run on this shared machine moves by ±15 % (at times far more)
+  // with whatever else the host runs, and alternating puts both under the same weather. The ratios are the medians of
+  // each round's ratio (the two runs of a round share their weather); the absolute figures, medians of the runs.
   // A first run of ours unmeasured: the JIT is still compiling the request path after the few warm-up listings
   // above (measured: the first of three runs took ~1.5x the third), and steady state is what is compared.
   await small(`${base}/api/resources/small/`, auth, server.pid);
   const rounds: { ours: { rps: number; cpuUs: number }; theirs: { rps: number; cpuUs: number } | null }[] = [];
-  for (let i = 0; i < 3; i++)
+  for (let i = 0; i < 5; i++)
     rounds.push({ ours: await small(`${base}/api/resources/small/`, auth, server.pid), theirs: nbase ? await small(`${nbase}/small/`, {}, nginxWorker) : null });
   const mid = (pick: (r: (typeof rounds)[number]) => number) => median(rounds.map(pick));
   const ours = { rps: mid((r) => r.ours.rps), cpuUs: mid((r) => r.ours.cpuUs) };
-  const how = WRK ? 'wrk -t1 -c8, median of 3 alternating runs' : 'fetch loop, 8 in flight, median of 3';
+  const how = WRK ? 'wrk -t1 -c8, 5 alternating rounds' : 'fetch loop, 8 in flight, 5 rounds';
   if (nbase) {
     const theirs = { rps: mid((r) => r.theirs!.rps), cpuUs: mid((r) => r.theirs!.cpuUs) };
-    note(`20-file folder, requests/s on one core (${how})`, `${ours.rps.toFixed(0)} (nginx ${theirs.rps.toFixed(0)}, ratio ${(ours.rps / theirs.rps).toFixed(2)}x)`);
-    note('  CPU per request', `${ours.cpuUs.toFixed(0)} µs (nginx ${theirs.cpuUs.toFixed(0)} µs, ratio ${(ours.cpuUs / theirs.cpuUs).toFixed(1)}x)`);
+    const rpsRatio = mid((r) => r.ours.rps / r.theirs!.rps);
+    const cpuRatio = mid((r) => r.ours.cpuUs / r.theirs!.cpuUs);
+    note(`20-file folder, requests/s on one core (${how})`, `${ours.rps.toFixed(0)} (nginx ${theirs.rps.toFixed(0)}, ratio ${rpsRatio.toFixed(2)}x)`);
+    note('  CPU per request', `${ours.cpuUs.toFixed(0)} µs (nginx ${theirs.cpuUs.toFixed(0)} µs, ratio ${cpuRatio.toFixed(2)}x)`);
     note('  each run: ours / nginx µs', rounds.map((r) => `${r.ours.cpuUs.toFixed(0)}/${r.theirs!.cpuUs.toFixed(0)}`).join(', '));
   } else note(`20-file folder, requests/s on one core (${how})`, `${ours.rps.toFixed(0)}, ${ours.cpuUs.toFixed(0)} µs CPU per request`);
   // Where the CPU goes: the same folder served by a bare Bun.serve, first with a fixed body (HTTP alone), then read
