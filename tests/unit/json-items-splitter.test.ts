@@ -69,6 +69,15 @@ describe('JsonItemsSplitter', () => {
     expect(outer).toEqual(empty);
   });
 
+  test("a text file's content of many escapes and no quote is read in one pass (each string body is searched once)", () => {
+    // 2,000,000 escapes in one string, pushed as one piece: searching again for its closing quote at every escape would
+    // read some 10^13 characters and run into the test's timeout (400,000 escapes already took 3.3 s that way).
+    const file = { path: '/log.txt', name: 'log.txt', isDir: false, content: 'line\n\t'.repeat(1_000_000) };
+    const s = new JsonItemsSplitter();
+    expect(s.push(JSON.stringify(file))).toEqual([]);
+    expect(JSON.parse(s.outer())).toEqual(file);
+  });
+
   test('text cut short leaves an outer object that does not parse', () => {
     const text = JSON.stringify({ path: '/x', items: tricky, numDirs: 1 });
     const splitter = new JsonItemsSplitter();
