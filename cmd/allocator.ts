@@ -51,7 +51,7 @@ export function tuneAllocator(): void {
   const path = Buffer.from(`${process.execPath}\0`, 'latin1');
   // Returns only when it failed (say, a seccomp filter): the server runs on with the default setting.
   execve(path, table(argv), table([...env.filter((e) => !e.startsWith(`${SETTING}=`)), `${SETTING}=0`]));
-  keep.length = 0;
+  keep.length = 0; // `keep` held the strings the tables point to until execve had read them
 }
 
 /** NUL-terminated strings as /proc gives them, byte for byte (latin1 both ways; an empty argument stays one). */
