@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { warmFormatters } from './i18n/format';
 import { initI18n, setLocale } from './i18n/i18n';
 import { browserLocale } from './i18n/locales';
 import { auth, startSession } from './state/auth.state';
@@ -16,7 +17,9 @@ import './styles/bidi.css';
 async function boot(): Promise<void> {
   initI18n();
   applyTheme(undefined);
-  await startSession();
+  const session = startSession();
+  warmFormatters(browserLocale());
+  await session;
   applyTheme(auth.user?.theme);
   await setLocale(auth.user?.locale || browserLocale());
   const root = document.getElementById('root');

@@ -28,6 +28,9 @@ export function usePublishedSize(name: `--${string}`): (el: HTMLElement | null) 
   );
 }
 
+/** The phone layout's query, made once: the listing reads it at every render (a new query each time showed in first-screen profiles). */
+let phoneQuery: MediaQueryList | null = null;
+
 const published = (name: string) => parseFloat(document.documentElement.style.getPropertyValue(name)) || 0;
 
 /**
@@ -36,7 +39,8 @@ const published = (name: string) => parseFloat(document.documentElement.style.ge
  * 0 on wider screens, where the dock covers only a corner and the selection bar is not shown.
  */
 export function bottomStackCover(): number {
-  if (!window.matchMedia('(max-width: 736px)').matches) return 0;
+  phoneQuery ??= window.matchMedia('(max-width: 736px)');
+  if (!phoneQuery.matches) return 0;
   const bar = published('--selection-bar-size');
   const dock = published('--panel-dock-size');
   return 8 + bar + (bar && dock ? 8 : 0) + dock;
