@@ -37,18 +37,6 @@ if (!web.success) {
   for (const l of web.logs) console.error(l);
   process.exit(1);
 }
-// The first listing's early request (web/boot/listing-prefetch.ts) is a script of its own, run before the app's
-// bundle has loaded: listed first in index.html (module scripts run in document order, each once it has loaded).
-const boot = await Bun.build({ entrypoints: [join(ROOT, 'web/boot/listing-prefetch.ts')], outdir: WEB_OUT, minify: true, naming: 'boot-[hash].[ext]' });
-if (!boot.success) {
-  for (const l of boot.logs) console.error(l);
-  process.exit(1);
-}
-const bootFile = relative(WEB_OUT, boot.outputs[0]!.path);
-const indexFile = join(WEB_OUT, 'index.html');
-const indexHtml = readFileSync(indexFile, 'utf8');
-if (!indexHtml.includes('<script')) throw new Error('build: index.html has no script to put the boot script before');
-writeFileSync(indexFile, indexHtml.replace('<script', `<script type="module" crossorigin src="./${bootFile}"></script><script`));
 // Locales other than en are fetched at run time; en is bundled into the first-load script.
 mkdirSync(join(WEB_OUT, 'locales'), { recursive: true });
 for (const f of readdirSync(join(ROOT, 'locales'))) if (f.endsWith('.json')) cpSync(join(ROOT, 'locales', f), join(WEB_OUT, 'locales', f));

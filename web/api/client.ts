@@ -37,12 +37,7 @@ export interface RequestOptions {
   /** Send X-Auth and treat a 401 as the end of the session (default true). */
   auth?: boolean;
   signal?: AbortSignal;
-  /** The answer to this very request, already asked for (web/api/prefetch.ts): used in its place when it is a 2xx. */
-  early?: Promise<Response> | null;
 }
-
-/** The full URL of an API path (`/resources/a/`), as request() asks for it. */
-export const apiUrl = (path: string) => apiBase + path;
 
 /** Performs a call under the API base; any non-2xx answer becomes an ApiError. */
 export async function request(path: string, opts: RequestOptions = {}): Promise<Response> {
@@ -56,11 +51,9 @@ export async function request(path: string, opts: RequestOptions = {}): Promise<
   const token = auth ? hooks.token() : '';
   if (token) headers['X-Auth'] = token;
 
-  let res: Response | null = null;
-  // An answer already on its way is used when it succeeded; a failed one is asked for again, as usual.
-  if (opts.early) res = await opts.early.then((r) => (r.ok ? r : null)).catch(() => null);
+  let res: Response;
   try {
-    res ??= await fetch(apiBase + path, { method: opts.method ?? 'GET', headers, body, signal: opts.signal, credentials: 'same-origin' });
+    res = await fetch(apiBase + path, { method: opts.method ?? 'GET', headers, body, signal: opts.signal, credentials: 'same-origin' });
   } catch (e) {
     if (e instanceof DOMException && e.name === 'AbortError') throw e;
     throw new ApiError(0, '000 No connection');

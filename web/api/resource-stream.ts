@@ -1,6 +1,5 @@
 import type { Resource } from '../../server/contract/resource';
-import { apiUrl, request } from './client';
-import { takePrefetched } from './prefetch';
+import { request } from './client';
 import { JsonItemsSplitter } from './json-items-splitter';
 import { absolute, asWebItems, encodePath, folderUrlOf, withUrls, type WebResource } from './resources';
 
@@ -8,11 +7,6 @@ import { absolute, asWebItems, encodePath, folderUrlOf, withUrls, type WebResour
 const SLICE_MS = 12;
 /** A partial folder is passed on at most this often (each time the listing re-derives its rows). */
 const PROGRESS_MS = 200;
-/**
- * Items passed on before the rest of the first piece is parsed: a first screen needs a few dozen, and the first
- * piece of a folder that was ready before the app was (web/boot/listing-prefetch.ts) can hold 10,000.
- */
-const FIRST_ITEMS = 200;
 
 /**
  * Lets the browser paint and handle input. A message, not a timer: timers in background tabs are held back
@@ -29,12 +23,6 @@ function yieldToBrowser(): Promise<void> {
   });
 }
 
-/** Lets the browser render and paint a frame (a visible page; a hidden one paints nothing, so only yields). */
-function yieldForFrame(): Promise<void> {
-  if (document.visibilityState !== 'visible') return yieldToBrowser();
-  return new Promise((resolve) => requestAnimationFrame(() => void yieldToBrowser().then(resolve)));
-}
-
 /**
  * GET /api/resources/{path}, parsed while it arrives: a folder's items are parsed in batches between frames and
  * `onPartial` gets the folder with the items so far (the first batch at once, then at most every 200 ms; each
@@ -42,8 +30,7 @@ function yieldForFrame(): Promise<void> {
  * shows its first items as soon as they arrive and never blocks the page for one long parse.
  */
 export async function fetchResourceStreamed(path: string, signal: AbortSignal, onPartial: (partial: WebResource) => void): Promise<WebResource> {
-  const url = `/resources${encodePath(absolute(path))}`;
-  const res = await request(url, { signal, early: takePrefetched(apiUrl(url), signal) });
+  const res = await request(`/resources${encodePath(absolute(path))}`, { signal });
   if (!res.body) return withUrls((await res.json()) as Resource);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   const splitter = new JsonItemsSplitter();
@@ -52,9 +39,6 @@ export async function fetchResourceStreamed(path: string, signal: AbortSignal, o
   let folderUrl = '';
   let published = -Infinity;
   let sliceStart = performance.now();
-  const add = (texts: string[]) => {
-    for (const item of asWebItems(JSON.parse(`[${texts.join(',')}]`) as Resource[], folderUrl, items.length)) items.push(item);
-  };
   try {
     for (;;) {
       const { value, done } = await reader.read();
@@ -66,17 +50,10 @@ export async function fetchResourceStreamed(path: string, signal: AbortSignal, o
         head = withUrls(JSON.parse(`${before}]}`) as Resource);
         folderUrl = folderUrlOf(head.path);
       }
-      let from = 0;
-      if (head && !items.length && texts.length > FIRST_ITEMS) {
-        // The first screen first: pass on these few, let the browser paint them, then parse the rest.
-        add(texts.slice(0, FIRST_ITEMS));
-        published = performance.now();
-        onPartial({ ...head, items: items.slice() });
-        await yieldForFrame();
-        sliceStart = performance.now();
-        from = FIRST_ITEMS;
+      if (texts.length) {
+        const batch = asWebItems(JSON.parse(`[${texts.join(',')}]`) as Resource[], folderUrl, items.length);
+        for (const item of batch) items.push(item);
       }
-      if (texts.length > from) add(from ? texts.slice(from) : texts);
       const now = performance.now();
       if (head && items.length && now - published >= PROGRESS_MS) {
         published = now;

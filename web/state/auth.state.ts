@@ -2,7 +2,6 @@ import { proxy } from 'valtio/vanilla';
 import type { TokenUser } from '../../server/contract/user';
 import * as api from '../api/auth';
 import { configureClient } from '../api/client';
-import { settlePrefetch } from '../api/prefetch';
 import { goTo, loginRedirectPath } from './navigation';
 import { pageConfig, usesEmptyLogin } from '../api/page-config';
 import { decodeToken, forgetToken, readStoredToken, storeToken } from './token';
@@ -64,7 +63,6 @@ export async function startSession(): Promise<void> {
     renewRequested: () => void renewToken(),
     unauthorized: onUnauthorized,
   });
-  let from: string | null = null;
   try {
     if (usesEmptyLogin) {
       setSession(await api.loginEmpty());
@@ -74,13 +72,9 @@ export async function startSession(): Promise<void> {
     if (!stored) return;
     decodeToken(stored);
     setSession(await api.renew(stored));
-    from = stored;
   } catch (e) {
     console.warn('filedeck: could not start the session', e);
     clearSession();
-  } finally {
-    // The early listing request is used only by the session that started from the token it carried.
-    settlePrefetch(from);
   }
 }
 
