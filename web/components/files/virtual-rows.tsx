@@ -1,5 +1,5 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type Ref } from 'react';
+import { useCallback, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type Ref } from 'react';
 import type { ViewMode } from '../../../server/contract/user';
 import type { WebResource } from '../../api/resources';
 import { ListingItem, type ListingItemProps } from './listing-item';
@@ -82,13 +82,21 @@ export function VirtualRows({ items, shown, mode, label, titles, selected, curso
     return () => observer.disconnect();
   }, []);
 
-  const virtualizer = useWindowVirtualizer<HTMLDivElement>({
-    count: rows.count,
-    estimateSize: (r) => {
+  // Both stable while the rows and columns are: a new function at each render makes the virtualiser rebuild its
+  // measurements of every row (25,000 rows of a 100,000-item folder: ~25 ms of each re-render, select-all included).
+  // New rows (another order, filter or folder) do need them rebuilt: the key function changes with them.
+  const estimateSize = useCallback(
+    (r: number) => {
       const row = rows.at(r);
       return row.kind === 'heading' ? HEADING_HEIGHT + (row.first ? 0 : SECTION_GAP) : rowHeight.current[row.section];
     },
-    getItemKey: (r) => `${cols}:${r}`,
+    [rows],
+  );
+  const getItemKey = useCallback((r: number) => `${cols}:${r}`, [cols, rows]); // eslint-disable-line react-hooks/exhaustive-deps
+  const virtualizer = useWindowVirtualizer<HTMLDivElement>({
+    count: rows.count,
+    estimateSize,
+    getItemKey,
     overscan: OVERSCAN,
     scrollMargin: margin,
     // The sticky header covers the top of the window.

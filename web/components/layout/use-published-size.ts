@@ -14,12 +14,15 @@ export function usePublishedSize(name: `--${string}`): (el: HTMLElement | null) 
       const root = document.documentElement.style;
       observer.current?.disconnect();
       observer.current = null;
+      // Set only when it changes: every set restyles the whole page (a selection bar hidden on a wide screen would
+      // publish 0px again at each selection).
+      const set = (value: string) => root.getPropertyValue(name) !== value && root.setProperty(name, value);
       if (!el) {
-        root.setProperty(name, '0px');
+        set('0px');
         return;
       }
       // The border box: a panel's border is part of what covers the listing. A display:none element measures 0.
-      const publish = () => root.setProperty(name, `${Math.ceil(el.getBoundingClientRect().height)}px`);
+      const publish = () => set(`${Math.ceil(el.getBoundingClientRect().height)}px`);
       observer.current = new ResizeObserver(publish);
       observer.current.observe(el, { box: 'border-box' });
       publish();

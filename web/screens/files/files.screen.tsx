@@ -32,6 +32,18 @@ const NONE: readonly WebResource[] = [];
  * error page. One layout stays mounted across navigation, so the shell and uploads panel keep their state.
  * Leaving the view closes the shell and cancels the current request.
  */
+/** The selected items, in selection order: one loop, no callback per item (100,000 of them on a select-all). */
+function pick(items: readonly WebResource[], selected: ReadonlySet<number>): WebResource[] {
+  const out = new Array<WebResource>(selected.size);
+  let n = 0;
+  for (const i of selected) {
+    const item = items[i];
+    if (item) out[n++] = item;
+  }
+  out.length = n;
+  return out;
+}
+
 export function FilesScreen() {
   const { t } = useTranslation();
   useLocation(); // re-render on navigation; the path itself is read raw
@@ -68,7 +80,7 @@ export function FilesScreen() {
   const current = ready ? snap.resource : null;
   const folder = current?.isDir ? current : null;
   const items = folder?.items ?? NONE;
-  const chosen = useMemo(() => Array.from(selected, (i) => items[i]).filter((i): i is WebResource => !!i), [selected, items]);
+  const chosen = useMemo(() => pick(items, selected), [selected, items]);
   // Ctrl+A selects what is on show: the listing's own order, the filter applied (computed once for both).
   const order = shownOrder(items, filterFor(filterSnap, folder?.path ?? '')).order;
   useFilesKeys(() => (folder && auth.user ? { user: auth.user, folder, selected: chosen, order } : null));

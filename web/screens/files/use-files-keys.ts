@@ -39,7 +39,7 @@ export function askedFolder(rawPath: string): string | null {
  * Backspace / Alt+↑ go up (the listing then focuses the folder we came from), Ctrl+A / C / X / V / Z. Nothing fires
  * while a prompt or the search is open, or while typing in a field.
  */
-export function useFilesKeys(listing: () => (ActionContext & { order: Iterable<number> }) | null): void {
+export function useFilesKeys(listing: () => (ActionContext & { order: ArrayLike<number> }) | null): void {
   const latest = useRef(listing);
   latest.current = listing;
 
