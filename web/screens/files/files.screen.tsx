@@ -27,11 +27,6 @@ import { useFilesKeys } from './use-files-keys';
 const folderOf = (path: string) => (path.endsWith('/') ? path : path.replace(/[^/]*$/, '')) || '/';
 const NONE: readonly WebResource[] = [];
 
-/**
- * The files view: a folder listing, the editor (text files) or the previewer (anything else); errors as an
- * error page. One layout stays mounted across navigation, so the shell and uploads panel keep their state.
- * Leaving the view closes the shell and cancels the current request.
- */
 /** The selected items, in selection order: one loop, no callback per item (100,000 of them on a select-all). */
 function pick(items: readonly WebResource[], selected: ReadonlySet<number>): WebResource[] {
   const out = new Array<WebResource>(selected.size);
@@ -44,6 +39,11 @@ function pick(items: readonly WebResource[], selected: ReadonlySet<number>): Web
   return out;
 }
 
+/**
+ * The files view: a folder listing, the editor (text files) or the previewer (anything else); errors as an
+ * error page. One layout stays mounted across navigation, so the shell and uploads panel keep their state.
+ * Leaving the view closes the shell and cancels the current request.
+ */
 export function FilesScreen() {
   const { t } = useTranslation();
   useLocation(); // re-render on navigation; the path itself is read raw
