@@ -36,10 +36,26 @@ describe('states', () => {
       await held;
       await route.continue().catch(() => {});
     });
+    // When the skeleton and the progress stripe first appear, by the page's own clock (Playwright's polling adds its own delays).
+    await page.addInitScript(() => {
+      if (!location.pathname.startsWith('/files/Empty')) return;
+      const seen: Record<string, number> = {};
+      (window as unknown as { seen: typeof seen }).seen = seen;
+      new MutationObserver(() => {
+        if (!seen.skeleton && document.querySelector('[data-testid=files-loading]')) seen.skeleton = performance.now();
+        if (!seen.progress && document.querySelector('[data-testid=progress]')) seen.progress = performance.now();
+      }).observe(document, { childList: true, subtree: true });
+    });
     await page.goto(`${base}/files/Empty/`);
     await page.waitForSelector('[data-testid=files-loading].skeleton--listing');
     expect(await page.locator('[data-testid=files-loading] .skeleton__row').count()).toBeGreaterThan(3);
     expect(await page.getAttribute('[data-testid=files-loading]', 'role')).toBe('status');
+    // A still skeleton; the stripe only once the load has taken 400 ms, moving in steps (no redraw on every frame).
+    await page.waitForSelector('[data-testid=progress].is-indeterminate');
+    const seen = await page.evaluate(() => (window as unknown as { seen: { skeleton: number; progress: number } }).seen);
+    expect(seen.progress - seen.skeleton).toBeGreaterThanOrEqual(350);
+    expect(await page.$eval('.skeleton__block', (e) => getComputedStyle(e).animationName)).toBe('none');
+    expect(await page.$eval('.progress__fill', (e) => getComputedStyle(e).animationTimingFunction)).toContain('steps');
     release();
     await page.unroute('**/api/resources/Empty/**');
 
