@@ -56,6 +56,10 @@ describe('states', () => {
     expect(seen.progress - seen.skeleton).toBeGreaterThanOrEqual(350);
     expect(await page.$eval('.skeleton__block', (e) => getComputedStyle(e).animationName)).toBe('none');
     expect(await page.$eval('.progress__fill', (e) => getComputedStyle(e).animationTimingFunction)).toContain('steps');
+    // Asked for less motion, it stands still.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await page.$eval('.progress__fill', (e) => getComputedStyle(e).animationName)).toBe('none');
+    await page.emulateMedia({ reducedMotion: null });
     release();
     await page.unroute('**/api/resources/Empty/**');
 
