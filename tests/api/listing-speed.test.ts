@@ -3,7 +3,8 @@ import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, symlinkSync, ut
 import { join } from 'node:path';
 import type { Resource } from '../../server/contract/resource';
 import { DirReader } from '../../server/fs/entry-stats';
-import { describe as describeEntry, naturalKey, sortItems } from '../../server/services/files/describe';
+import { describe as describeEntry, sortItems } from '../../server/services/files/describe';
+import { naturalKey } from '../../server/services/files/natural-key';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 import { settled } from '../helpers/settle';
 import { openFdsUnder } from '../helpers/open-fds';

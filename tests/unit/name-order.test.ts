@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { naturalKey } from '../../server/services/files/describe';
+import { naturalKey } from '../../server/services/files/natural-key';
 import { nameOrder } from '../../server/services/files/name-order';
 
 // A big listing's name order (issue 15): the radix of name-order.ts against the plain string order of the keys

@@ -1,5 +1,6 @@
 import type { EntryInfo } from '../../fs/entry-stats';
 import type { Resource } from '../../contract/resource';
+import { naturalKey } from './natural-key';
 
 const S_IFMT = 0o170000;
 const S_IFDIR = 0o040000;
@@ -68,33 +69,6 @@ export function describe(path: string, name: string, st: EntryInfo, isSymlink: b
     type: '',
   };
 }
-
-/**
- * A key whose plain string order is the natural, case-insensitive order: digit runs lose their leading zeros and are
- * left-padded with zeros to 20 digits, so "file2" sorts before "file10". Comparing precomputed keys natively is
- * several times faster than a comparator doing the work on every comparison. One pass over the characters (no
- * regex callback: ~3x cheaper, which counts at 100,000 names).
- */
-export function naturalKey(name: string): string {
-  const s = name.toLowerCase();
-  const n = s.length;
-  let out = '';
-  let last = 0;
-  for (let i = 0; i < n; i++) {
-    if (!isDigit(s.charCodeAt(i))) continue;
-    let start = i; // leading zeros go, but a run of zeros keeps its last one
-    while (start < n - 1 && s.charCodeAt(start) === 48 && isDigit(s.charCodeAt(start + 1))) start++;
-    let end = start + 1;
-    while (end < n && isDigit(s.charCodeAt(end))) end++;
-    const len = end - start;
-    out += s.slice(last, i) + (len >= 20 ? '' : ZEROS.slice(len)) + s.slice(start, end);
-    last = end;
-    i = end - 1;
-  }
-  return last ? out + s.slice(last) : s;
-}
-const ZEROS = '0'.repeat(20);
-const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /**
  * Folders first, then by the user's sorting. As in the reference, the name order is inverted: asc=false means

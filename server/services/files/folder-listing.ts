@@ -6,7 +6,7 @@ import { statAhead } from '../../fs/stat-ahead';
 import { joinVirtual } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
 import { visible } from '../policy/file-policy';
-import { describe, extensionOf, naturalKey } from './describe';
+import { describe, extensionOf } from './describe';
 import { nameOrder } from './name-order';
 import { TEXT_LIMIT, detectType, isSubtitle, mimeOf } from './detect-type';
 
@@ -186,9 +186,6 @@ export async function scanFolder(
   return new FolderListing(actor, path, scan.real, names, dirs.subarray(0, names.length), order(names, dirs, nums, sorting), sorting, sniff, known);
 }
 
-/** Up to this many names, a name sort compares their parts directly (order()); more go to nameOrder(). */
-const FEW = 64;
-
 /** A to Z is the order of the keys; Z to A (`asc`: inverted, as in the reference) reverses it within the folders and within the files. */
 function ascending(idx: Uint32Array, dirs: Uint8Array, asc: boolean): Uint32Array {
   if (!asc) return idx;
@@ -204,29 +201,14 @@ function ascending(idx: Uint32Array, dirs: Uint8Array, asc: boolean): Uint32Arra
  * inverted (asc=false is A to Z); size and modified in the intuitive direction, ties by name in that direction.
  */
 function order(names: string[], dirs: Uint8Array, nums: Float64Array | null, sorting: { asc: boolean; by: string }): Uint32Array {
-  const n = names.length;
-  if (!nums && n <= FEW) {
-    // Few names: compared by their parts (kind, natural key, name), the same order as nameOrder() gives, whose
-    // set-up costs more than a small sort saves.
-    const nk = names.map(naturalKey);
-    const idx = Uint32Array.from({ length: n }, (_, i) => i);
-    idx.sort((a, b) => dirs[b]! - dirs[a]! || (nk[a]! < nk[b]! ? -1 : nk[a]! > nk[b]! ? 1 : names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
-    return ascending(idx, dirs, sorting.asc);
-  }
-  // By name: a radix over the natural keys, several times faster than a native sort of one-string keys at 100,000
-  // names (name-order.ts). A to Z is this order; Z to A reverses it within the folders and within the files.
+  // By name: the natural-key radix of name-order.ts (A to Z; Z to A reverses it within the folders and the files).
   if (!nums) return ascending(nameOrder(names, dirs), dirs, sorting.asc);
-  const keys = names.map(naturalKey);
-  const byName = (a: number, b: number) => {
-    const ka = keys[a]!;
-    const kb = keys[b]!;
-    if (ka !== kb) return ka < kb ? -1 : 1;
-    const na = names[a]!;
-    const nb = names[b]!;
-    return na < nb ? -1 : na > nb ? 1 : 0;
-  };
+  // By size or modified: ties go by name, in the same direction, through each name's rank in the A to Z order.
+  const byName = nameOrder(names, new Uint8Array(names.length));
+  const rank = new Uint32Array(names.length);
+  for (let k = 0; k < byName.length; k++) rank[byName[k]!] = k;
   const dir = sorting.asc ? 1 : -1;
-  const arr = Array.from({ length: n }, (_, i) => i);
-  arr.sort((a, b) => (dirs[a] !== dirs[b] ? (dirs[a] ? -1 : 1) : dir * (nums[a]! - nums[b]! || byName(a, b))));
+  const arr = Array.from({ length: names.length }, (_, i) => i);
+  arr.sort((a, b) => (dirs[a] !== dirs[b] ? (dirs[a] ? -1 : 1) : dir * (nums[a]! - nums[b]! || rank[a]! - rank[b]!)));
   return Uint32Array.from(arr);
 }

@@ -1,15 +1,14 @@
+import { KEY_DIGITS, writeNaturalKey } from './natural-key';
+
 /** Ranges up to this size are finished by a comparator sort (the packing below pays off on larger ones). */
 const SMALL = 24;
-/** A digit run is left-padded with zeros to this many digits (naturalKey in describe.ts: the same keys). */
-const DIGITS = 20;
 /** The key buffer is kept between listings up to this many code units (16 MB); a bigger one is dropped after use. */
 const KEEP_UNITS = 8 * 1024 * 1024;
 
 let kept = new Uint16Array(0);
 
 /**
- * The natural keys of `names` (exactly describe.ts naturalKey: lower case, each digit run without its leading zeros
- * and left-padded to 20 digits), written end to end into one buffer of code units: no string per key. Building 100,000
+ * The natural keys of `names` (natural-key.ts), written end to end into one buffer of code units: no string per key. Building 100,000
  * key strings (each a rope of slices) took 33-170 ms here, and reading them as much again; writing the code units
  * takes a few ms, into a buffer kept between listings (fresh memory costs a page fault per 4 KiB on this VM class).
  */
@@ -18,7 +17,7 @@ function naturalKeys(names: readonly string[]): { buf: Uint16Array; at: Uint32Ar
   const at = new Uint32Array(n);
   const len = new Uint32Array(n);
   const wideAt = new Uint8Array(n);
-  // An upper bound of the keys' length: each unit once, DIGITS more per digit run, three units per unit of a name
+  // An upper bound of the keys' length: each unit once, KEY_DIGITS more per digit run, three units per unit of a name
   // that lower-casing may lengthen (non-ASCII; Unicode's longest lower-case mapping is three units).
   let need = 0;
   for (let i = 0; i < n; i++) {
@@ -34,37 +33,19 @@ function naturalKeys(names: readonly string[]): { buf: Uint16Array; at: Uint32Ar
       digit = d;
     }
     wideAt[i] = wide ? 1 : 0;
-    need += (wide ? name.length * 3 : name.length) + runs * DIGITS;
+    need += (wide ? name.length * 3 : name.length) + runs * KEY_DIGITS;
   }
   const buf = kept.length >= need ? kept : new Uint16Array(need);
   if (buf.length <= KEEP_UNITS) kept = buf;
   let w = 0;
   for (let i = 0; i < n; i++) {
-    const name = names[i]!;
-    const ascii = wideAt[i] === 0;
-    const s = ascii ? name : name.toLowerCase();
-    const m = s.length;
     at[i] = w;
-    for (let c = 0; c < m; c++) {
-      const code = s.charCodeAt(c);
-      if (code < 48 || code > 57) {
-        buf[w++] = ascii && code >= 65 && code <= 90 ? code + 32 : code;
-        continue;
-      }
-      let start = c; // leading zeros go, but a run of zeros keeps its last one
-      while (start < m - 1 && s.charCodeAt(start) === 48 && isDigit(s.charCodeAt(start + 1))) start++;
-      let end = start + 1;
-      while (end < m && isDigit(s.charCodeAt(end))) end++;
-      for (let z = end - start; z < DIGITS; z++) buf[w++] = 48;
-      for (let d = start; d < end; d++) buf[w++] = s.charCodeAt(d);
-      c = end - 1;
-    }
+    // ASCII names are lowered as they are written; others by toLowerCase (which may lengthen them).
+    w = wideAt[i] ? writeNaturalKey(names[i]!.toLowerCase(), false, buf, w) : writeNaturalKey(names[i]!, true, buf, w);
     len[i] = w - at[i]!;
   }
   return { buf, at, len };
 }
-const isDigit = (c: number) => c >= 48 && c <= 57;
-
 type Keys = ReturnType<typeof naturalKeys>;
 
 /**
