@@ -37,6 +37,21 @@ if (!web.success) {
   for (const l of web.logs) console.error(l);
   process.exit(1);
 }
+// The inline start-up script (web/early.ts): one classic script that runs while the HTML is parsed. Bun's HTML
+// bundler would merge every <script> into the deferred module, so it is built on its own and written in here; the
+// server allows it in the page's CSP by its hash (server/http/plugins/static.plugin.ts).
+const early = await Bun.build({ entrypoints: [join(ROOT, 'web/early.ts')], format: 'iife', target: 'browser', minify: true, define: { 'process.env.NODE_ENV': '"production"' } });
+if (!early.success || early.outputs.length !== 1) {
+  for (const l of early.logs) console.error(l);
+  process.exit(1);
+}
+const earlyCode = (await early.outputs[0]!.text()).trim();
+// Its text must reach the page unchanged (the CSP hash is of the built text): nothing that ends the element, and no
+// `="./` that renderIndex would rewrite as an asset URL.
+if (/<\/script|<!--|="\.\//i.test(earlyCode)) throw new Error('web/early.ts built into text that the page would not carry unchanged');
+const indexFile = join(WEB_OUT, 'index.html');
+writeFileSync(indexFile, readFileSync(indexFile, 'utf8').replace('</body>', () => `<script>${earlyCode}</script></body>`));
+
 // Locales other than en are fetched at run time; en is bundled into the first-load script.
 mkdirSync(join(WEB_OUT, 'locales'), { recursive: true });
 for (const f of readdirSync(join(ROOT, 'locales'))) if (f.endsWith('.json')) cpSync(join(ROOT, 'locales', f), join(WEB_OUT, 'locales', f));

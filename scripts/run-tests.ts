@@ -15,7 +15,7 @@ const args = process.argv.slice(2);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const BIN = join(ROOT, 'dist', 'filedeck');
 
-interface Result { name: string; passed: number; failed: number; ms: number }
+interface Result { name: string; passed: number; failed: number; ms: number; failures: string[] }
 const results: Result[] = [];
 
 async function run(name: string, cmd: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
@@ -45,15 +45,20 @@ async function bunTest(name: string, paths: string[], extra: string[] = [], retr
     const failed = count('fail') || (code !== 0 ? 1 : 0); // crashed or found no tests: never count as green
     // The files that had a failing test: "(fail)" lines follow their file's "path:" header.
     const failedFiles = new Set<string>();
+    const failures = new Set<string>();
     let file = '';
     for (const line of out.split('\n')) {
       if (/^tests\/\S+\.test\.ts:$/.test(line)) file = line.slice(0, -1);
-      else if (line.startsWith('(fail)') && file) failedFiles.add(file);
+      else if (/^\d+ tests? failed:$/.test(line)) break; // bun's recap repeats them, under no file header
+      else if (line.startsWith('(fail)') && file) {
+        failedFiles.add(file);
+        failures.add(`${file}: ${line.replace(/ \[[\d.]+m?s\]$/, '')}`);
+      }
     }
-    return { passed: count('pass'), failed, failedFiles: [...failedFiles], ms: ms(out) };
+    return { passed: count('pass'), failed, failedFiles: [...failedFiles], failures: [...failures], ms: ms(out) };
   };
   const first = await attempt(name, paths);
-  let { passed, failed } = first;
+  let { passed, failed, failures } = first;
   let total = first.ms;
   // Browser tests share two cores with a real server and Chromium; a file with a failure is run once more and
   // its second result replaces the first. The retry is printed, never hidden.
@@ -63,10 +68,11 @@ async function bunTest(name: string, paths: string[], extra: string[] = [], retr
     total += again.ms;
     // The retried files hold every first-run failure; their tests are counted once, by the retry.
     failed = again.failed;
+    failures = again.failures;
     passed = first.passed + first.failed - again.failed;
     console.log(`${name}: after the retry ${failed} failed`);
   }
-  results.push({ name, passed, failed, ms: total });
+  results.push({ name, passed, failed, ms: total, failures });
 }
 
 if (!args.includes('--no-build') && only !== 'typecheck' && only !== 'layers') {
@@ -81,11 +87,11 @@ if (!args.includes('--no-build') && only !== 'typecheck' && only !== 'layers') {
 if (!only || only === 'typecheck') {
   const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
   const { code, out } = await run('typecheck', [tsc, '--noEmit', '-p', 'tsconfig.json']);
-  results.push({ name: 'typecheck', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ms: ms(out) });
+  results.push({ name: 'typecheck', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ms: ms(out), failures: [] });
 }
 if (!only || only === 'layers') {
   const { code, out } = await run('layers', [process.execPath, 'scripts/check-layers.ts']);
-  results.push({ name: 'layers', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ms: ms(out) });
+  results.push({ name: 'layers', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ms: ms(out), failures: [] });
 }
 if (!only || only === 'unit') await bunTest('unit+api', ['tests/unit', 'tests/api']);
 if (!only || only === 'pg') {
@@ -114,6 +120,8 @@ if (!only || only === 'e2e') {
 
 console.log('\n=== summary');
 for (const r of results) console.log(`${r.name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  (${(r.ms / 1000).toFixed(1)} s)`);
+// The failing tests again, by name, next to the totals: a long run's log is often read from its end only.
+for (const r of results) for (const f of r.failures) console.log(`${r.name}: ${f}`);
 const passed = results.reduce((a, r) => a + r.passed, 0);
 const failed = results.reduce((a, r) => a + r.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);

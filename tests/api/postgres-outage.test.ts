@@ -22,10 +22,11 @@ describe.skipIf(!!missing)('PostgreSQL: bad URLs and outages', () => {
   test('an unreachable or wrong URL: one clear line and exit 1, within the connect timeout', async () => {
     pg = await startPostgres();
     const wrongDb = pg.url.replace(/\/filedeck$/, '/no_such_db');
-    // 192.0.2.1 (TEST-NET-1) never answers: only the timeout can end the wait.
+    // 192.0.2.1 (TEST-NET-1) never answers (on some machines it is the gateway, which drops the packets; elsewhere
+    // it is unreachable at once): only the timeout can end the wait. A bare number would be seconds: 1500ms.
     for (const [url, why] of [['postgres://fd@127.0.0.1:1/x', 'cannot reach'], [wrongDb, 'no_such_db'], ['postgres://fd@192.0.2.1:5432/x', 'cannot reach']] as const) {
       const t0 = performance.now();
-      const r = await cli(['serve', '--port', '0', '-d', url, '-r', join(dir, 'files'), '--databaseConnectTimeout', '1500']);
+      const r = await cli(['serve', '--port', '0', '-d', url, '-r', join(dir, 'files'), '--databaseConnectTimeout', '1500ms']);
       expect(r.code).toBe(1);
       const lines = r.stderr.trim().split('\n');
       expect(lines.length).toBe(1);

@@ -1,3 +1,5 @@
+import { takeEarlyResponse } from './early-request';
+
 /** An API failure: the HTTP status (0 = no connection) and the response body text as the message. */
 export class ApiError extends Error {
   readonly status: number;
@@ -51,14 +53,25 @@ export async function request(path: string, opts: RequestOptions = {}): Promise<
   const token = auth ? hooks.token() : '';
   if (token) headers['X-Auth'] = token;
 
-  let res: Response;
-  try {
-    res = await fetch(apiBase + path, { method: opts.method ?? 'GET', headers, body, signal: opts.signal, credentials: 'same-origin' });
-  } catch (e) {
-    if (e instanceof DOMException && e.name === 'AbortError') throw e;
-    throw new ApiError(0, '000 No connection');
+  const method = opts.method ?? 'GET';
+  // The first folder's listing may already be on its way (early-request.ts): a GET of that URL takes it over.
+  const early = method === 'GET' && auth ? takeEarlyResponse(apiBase + path, opts.signal) : null;
+  let res = early ? await early : null;
+  if (!res) {
+    try {
+      res = await fetch(apiBase + path, { method, headers, body, signal: opts.signal, credentials: 'same-origin' });
+    } catch (e) {
+      if (e instanceof DOMException && e.name === 'AbortError') throw e;
+      throw new ApiError(0, '000 No connection');
+    }
   }
 
+  // Refused with a token that has been renewed meanwhile (its grace can be short or 0): a read is asked again
+  // with the current one instead of ending the session.
+  if (res.status === 401 && token && (method === 'GET' || method === 'HEAD') && hooks.token() && hooks.token() !== token) {
+    void res.body?.cancel().catch(() => {});
+    return request(path, opts);
+  }
   if (res.headers.get('X-Renew-Token') === 'true') hooks.renewRequested();
   if (!res.ok) {
     const message = await res.text().catch(() => '');

@@ -1,12 +1,14 @@
 import type { Resource } from '../../server/contract/resource';
 import { request } from './client';
 import { JsonItemsSplitter } from './json-items-splitter';
-import { absolute, asWebItems, encodePath, folderUrlOf, withUrls, type WebResource } from './resources';
+import { asWebItems, folderUrlOf, resourceApiPath, withUrls, type WebResource } from './resources';
 
 /** Work done between two yields to the browser: short enough that input and frames are not held up for long. */
 const SLICE_MS = 12;
 /** A partial folder is passed on at most this often (each time the listing re-derives its rows). */
 const PROGRESS_MS = 200;
+/** Text parsed at most in one go (characters): some 500 items of a listing. */
+const PIECE = 64 * 1024;
 
 /**
  * Lets the browser paint and handle input. A message, not a timer: timers in background tabs are held back
@@ -30,7 +32,7 @@ function yieldToBrowser(): Promise<void> {
  * shows its first items as soon as they arrive and never blocks the page for one long parse.
  */
 export async function fetchResourceStreamed(path: string, signal: AbortSignal, onPartial: (partial: WebResource) => void): Promise<WebResource> {
-  const res = await request(`/resources${encodePath(absolute(path))}`, { signal });
+  const res = await request(resourceApiPath(path), { signal });
   if (!res.body) return withUrls((await res.json()) as Resource);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   const splitter = new JsonItemsSplitter();
@@ -39,30 +41,37 @@ export async function fetchResourceStreamed(path: string, signal: AbortSignal, o
   let folderUrl = '';
   let published = -Infinity;
   let sliceStart = performance.now();
+  // Parses one piece of text: the items it completes, the folder's own fields once the items start, a partial
+  // folder when due, and a yield to the browser when this turn has run long enough.
+  const take = async (text: string): Promise<void> => {
+    const texts = splitter.push(text);
+    const before = head ? null : splitter.beforeItems();
+    if (before) {
+      // Everything before the items (the folder's own fields) is complete once they start.
+      head = withUrls(JSON.parse(`${before}]}`) as Resource);
+      folderUrl = folderUrlOf(head.path);
+    }
+    if (texts.length) {
+      const batch = asWebItems(JSON.parse(`[${texts.join(',')}]`) as Resource[], folderUrl, items.length);
+      for (const item of batch) items.push(item);
+    }
+    const now = performance.now();
+    if (head && items.length && now - published >= PROGRESS_MS) {
+      published = now;
+      onPartial({ ...head, items: items.slice() });
+    }
+    if (now - sliceStart >= SLICE_MS) {
+      await yieldToBrowser();
+      sliceStart = performance.now();
+    }
+  };
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
-      const texts = splitter.push(value);
-      const before = head ? null : splitter.beforeItems();
-      if (before) {
-        // Everything before the items (the folder's own fields) is complete once they start.
-        head = withUrls(JSON.parse(`${before}]}`) as Resource);
-        folderUrl = folderUrlOf(head.path);
-      }
-      if (texts.length) {
-        const batch = asWebItems(JSON.parse(`[${texts.join(',')}]`) as Resource[], folderUrl, items.length);
-        for (const item of batch) items.push(item);
-      }
-      const now = performance.now();
-      if (head && items.length && now - published >= PROGRESS_MS) {
-        published = now;
-        onPartial({ ...head, items: items.slice() });
-      }
-      if (now - sliceStart >= SLICE_MS) {
-        await yieldToBrowser();
-        sliceStart = performance.now();
-      }
+      // An answer that arrived while the app was starting (early-request.ts) is read in pieces of megabytes: cut
+      // them, so that the first items are shown once their own text is parsed, not the whole piece's.
+      for (let at = 0; at < value.length; at += PIECE) await take(value.length <= PIECE ? value : value.slice(at, at + PIECE));
     }
   } finally {
     reader.releaseLock();

@@ -47,9 +47,12 @@ export function withUrls(res: Resource): WebResource {
 
 export const absolute = (path: string) => (path.startsWith('/') ? path : `/${path}`);
 
+/** The API path (under `<baseURL>/api`) of a resource's GET, for a decoded path. */
+export const resourceApiPath = (path: string) => `/resources${encodePath(absolute(path))}`;
+
 /** GET /api/resources/{path}: a file, or a folder with its items. `path` is decoded ("/a b/"). */
 export async function fetchResource(path: string, signal?: AbortSignal): Promise<WebResource> {
-  return withUrls(await requestJson<Resource>(`/resources${encodePath(absolute(path))}`, { signal }));
+  return withUrls(await requestJson<Resource>(resourceApiPath(path), { signal }));
 }
 
 /** GET /api/resources/{path}?checksum={algo}: one checksum of a file, computed on demand. */

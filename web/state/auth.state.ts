@@ -1,7 +1,8 @@
 import { proxy } from 'valtio/vanilla';
 import type { TokenUser } from '../../server/contract/user';
 import * as api from '../api/auth';
-import { configureClient } from '../api/client';
+import { configureClient, isApiError } from '../api/client';
+import { discardEarly } from '../api/early-request';
 import { goTo, loginRedirectPath } from './navigation';
 import { pageConfig, usesEmptyLogin } from '../api/page-config';
 import { decodeToken, forgetToken, readStoredToken, storeToken } from './token';
@@ -19,11 +20,14 @@ function setSession(token: string): void {
   const { user } = decodeToken(token);
   storeToken(token);
   auth.token = token;
-  auth.user = user;
+  // A renewal mostly carries the same user: the screens showing it are then left as they are (no re-render of the
+  // listing under the pointer while the app starts and renews).
+  if (!auth.user || JSON.stringify(auth.user) !== JSON.stringify(user)) auth.user = user;
   auth.loggedIn = true;
 }
 
 function clearSession(): void {
+  discardEarly(); // asked for with the token that is going away
   forgetToken();
   auth.token = '';
   auth.user = null;
@@ -53,9 +57,30 @@ function onUnauthorized(): void {
   goTo(back);
 }
 
+/** A stored token this close to its expiry is renewed before the app starts with it. */
+const START_MARGIN_MS = 60_000;
+
+/**
+ * The renewal of the token the app started with, run while the app already works with that token (the server
+ * keeps it valid for a while after the renewal: tokenRenewGrace). A refusal ends the session as any 401 does.
+ */
+function renewAtStart(stored: string): void {
+  void api.renew(stored).then(
+    (token) => {
+      if (auth.token === stored) setSession(token);
+    },
+    (e: unknown) => {
+      if (isApiError(e) && e.status === 401) onUnauthorized();
+      else console.warn('filedeck: token renewal failed', e);
+    },
+  );
+}
+
 /**
  * Start-up: wires the API client, then either performs the empty login (no-auth / proxy modes) or restores the
- * stored token and renews it. Failures are only logged and leave the app logged out.
+ * stored token. A token with time left is used at once and renewed meanwhile: the first screen does not wait for
+ * the renewal (nor for the requests the server answers before it, like a big folder's listing asked for by the
+ * start-up script). Failures are only logged and leave the app logged out.
  */
 export async function startSession(): Promise<void> {
   configureClient(pageConfig.BaseURL, {
@@ -70,7 +95,12 @@ export async function startSession(): Promise<void> {
     }
     const stored = readStoredToken();
     if (!stored) return;
-    decodeToken(stored);
+    const { exp } = decodeToken(stored);
+    if (exp && exp * 1000 - Date.now() > START_MARGIN_MS) {
+      setSession(stored);
+      renewAtStart(stored);
+      return;
+    }
     setSession(await api.renew(stored));
   } catch (e) {
     console.warn('filedeck: could not start the session', e);
@@ -80,6 +110,7 @@ export async function startSession(): Promise<void> {
 
 /** Logs in with a username and password; throws the ApiError on failure. */
 export async function login(username: string, password: string): Promise<void> {
+  discardEarly(); // a new session never takes an answer asked for with an earlier one
   setSession(await api.login(username, password));
 }
 

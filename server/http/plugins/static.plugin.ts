@@ -36,12 +36,22 @@ async function loadAssets(): Promise<AssetMap | null> {
   }
 }
 
-// The page may only load our own scripts; the config is inert JSON, not an inline script.
-const INDEX_CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
-  "media-src 'self' blob:", "connect-src 'self'", "worker-src 'self' blob:", "font-src 'self' data:",
-  "object-src 'none'", "base-uri 'self'", "frame-ancestors 'self'", "form-action 'self'",
-].join('; ');
+/**
+ * The page may only run our own scripts: files from this server, and the built page's own inline start-up script
+ * (web/early.ts, written in by scripts/build.ts), allowed by the hash of its exact text. The config is inert JSON,
+ * not a script; nothing a user or an admin sets can add an inline script (renderIndex escapes it all).
+ */
+export function indexCsp(template: string): string {
+  const hashes: string[] = [];
+  for (const m of template.matchAll(/<script>([\s\S]*?)<\/script>/g)) {
+    hashes.push(`'sha256-${new Bun.CryptoHasher('sha256').update(m[1]!).digest('base64')}'`);
+  }
+  return [
+    "default-src 'self'", `script-src 'self'${hashes.map((h) => ` ${h}`).join('')}`, "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
+    "media-src 'self' blob:", "connect-src 'self'", "worker-src 'self' blob:", "font-src 'self' data:",
+    "object-src 'none'", "base-uri 'self'", "frame-ancestors 'self'", "form-action 'self'",
+  ].join('; ');
+}
 
 const HASHED = /-[a-z0-9]{6,}\.[a-z0-9]+$/i;
 
@@ -54,6 +64,9 @@ export async function staticPlugin(s: Services) {
   const assets = await loadAssets();
   const template = assets?.['index.html'] ? await Bun.file(assets['index.html']).text() : null;
   const base = s.config.baseURL;
+  // Hashes of the built page's own inline scripts, never of the page as rendered: an inline script that got in
+  // through a rendering bug must stay blocked.
+  const csp = indexCsp(template ?? '');
 
   const serveAsset = (req: Request, name: string): Response => {
     const file = assets?.[name];
@@ -107,7 +120,7 @@ export async function staticPlugin(s: Services) {
         'Content-Type': 'text/html; charset=utf-8',
         'Content-Length': String(Buffer.byteLength(html)),
         'Cache-Control': 'no-cache, no-store, must-revalidate',
-        'Content-Security-Policy': INDEX_CSP,
+        'Content-Security-Policy': csp,
         'X-Content-Type-Options': 'nosniff',
       },
     });

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Request as PwRequest } from 'playwright-core';
+import { closeSession, loginAs, newPage, openSession, workspace, type Session } from './browser';
+
+// The page's inline start-up script (web/early.ts) asks for the folder's listing while the app's script loads, and
+// the app takes that answer over (web/api/early-request.ts); the app starts with the stored token and renews it
+// meanwhile (auth.state.ts).
+const ws = workspace('filedeck-e2e-early-');
+const PW = 'e2e-early-password-5521';
+const FOLDER = 'Ünïcode 100% #1 & co';
+let s: Session;
+
+beforeAll(async () => {
+  s = await openSession(ws, PW, [], async () => {
+    mkdirSync(join(ws.root, FOLDER, 'inner'), { recursive: true });
+    for (let i = 0; i < 5; i++) writeFileSync(join(ws.root, FOLDER, `file ${i}.txt`), 'x');
+  });
+});
+afterAll(() => closeSession(ws, s));
+
+const folderUrl = () => `${s.server.url}/files/${encodeURIComponent(FOLDER)}/`;
+const apiCalls = (page: import('playwright-core').Page) => {
+  const seen: string[] = [];
+  page.on('request', (r: PwRequest) => {
+    const u = new URL(r.url());
+    if (u.pathname.startsWith('/api/')) seen.push(`${r.method()} ${u.pathname}`);
+  });
+  return seen;
+};
+
+describe('the first listing asked for by the start-up script', () => {
+  test('a reload asks for the folder once, before the app renews its session, and shows it', async () => {
+    const { page } = s;
+    await page.goto(folderUrl());
+    await page.waitForSelector('[data-name="file 4.txt"]');
+    const before = await page.evaluate(() => localStorage.getItem('jwt'));
+    const seen = apiCalls(page);
+    await page.reload();
+    await page.waitForSelector('[data-name="file 4.txt"]');
+    expect(await page.locator('[data-testid=item]').count()).toBe(6);
+    const listing = `GET /api/resources/${encodeURIComponent(FOLDER)}/`;
+    const lists = seen.filter((c) => c.startsWith('GET /api/resources/'));
+    expect(lists).toEqual([listing]);
+    // Sent by the page's own inline script: before anything the app asks.
+    expect(seen[0]).toBe(listing);
+    expect(seen).toContain('POST /api/renew');
+    // The renewal, run while the folder was shown, replaced the stored token; the page goes on with the new one.
+    await page.waitForFunction((old) => localStorage.getItem('jwt') !== old, before);
+    await page.dblclick('[data-name="inner"]');
+    await page.waitForSelector('[data-testid=empty]');
+  });
+
+  test('with a token the server no longer accepts the page goes to the login page once, the folder kept for after', async () => {
+    const { context, page } = await newPage(s.browser);
+    await loginAs(page, s.server.url, 'admin', PW);
+    const token = (await page.evaluate(() => localStorage.getItem('jwt')))!;
+    // Ended elsewhere (another tab's logout): the stored token is still there but revoked.
+    expect((await fetch(`${s.server.url}/api/logout`, { method: 'POST', headers: { 'X-Auth': token } })).status).toBe(200);
+    const seen = apiCalls(page);
+    await page.goto(folderUrl());
+    await page.waitForURL(/\/login\?redirect=/);
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe(`/files/${encodeURIComponent(FOLDER)}/`);
+    await page.waitForSelector('input[name=username]');
+    expect(await page.evaluate(() => localStorage.getItem('jwt'))).toBeFalsy();
+    // The early answer (401) was dropped; the app asked once more, and that answer ended the session: no error toast.
+    expect(seen.filter((c) => c.startsWith('GET /api/resources/')).length).toBeLessThanOrEqual(2);
+    expect(await page.locator('[data-testid=notice-error]').count()).toBe(0);
+    await context.close();
+  });
+});
