@@ -92,7 +92,8 @@ try {
     const page = await context.newPage();
     const scripts: string[] = [];
     page.on('response', (r) => {
-      if (r.request().resourceType() === 'script') scripts.push(r.url());
+      // A blob: script is the start-up script's worker, made from the inline script's own text (counted below).
+      if (r.request().resourceType() === 'script' && r.url().startsWith('http')) scripts.push(r.url());
     });
     await page.goto(`${base}/files/big/`, { waitUntil: 'commit' });
     const painted = await pageMark(page, 'first', 30_000).catch(async (e) => {
