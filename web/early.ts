@@ -13,7 +13,7 @@ import { warmFormattersOffThread } from './i18n/format';
 import { browserLocale } from './i18n/locales';
 import { currentFilesPath } from './screens/files/files-path';
 import { rawAppPath } from './state/navigation';
-import { decodeToken, readStoredToken, type TokenPayload } from './state/token';
+import { decodeToken, readStoredToken, timeLeft, type TokenPayload } from './state/token';
 import { localeTag } from '../server/contract/locales';
 
 /** The stored token's claims while it has time left, else null. */
@@ -22,7 +22,7 @@ function storedSession(): { token: string; claims: TokenPayload } | null {
   if (!token) return null;
   try {
     const claims = decodeToken(token);
-    return !claims.exp || claims.exp * 1000 > Date.now() ? { token, claims } : null;
+    return timeLeft(claims) > 0 ? { token, claims } : null;
   } catch {
     return null;
   }

@@ -5,7 +5,7 @@ import { configureClient, isApiError } from '../api/client';
 import { discardEarly } from '../api/early-request';
 import { goTo, loginRedirectPath } from './navigation';
 import { pageConfig, usesEmptyLogin } from '../api/page-config';
-import { decodeToken, forgetToken, readStoredToken, storeToken } from './token';
+import { decodeToken, forgetToken, readStoredToken, storeToken, timeLeft } from './token';
 
 interface AuthState {
   user: TokenUser | null;
@@ -36,13 +36,26 @@ function clearSession(): void {
 
 let renewing: Promise<void> | null = null;
 
-/** Replaces the token with a fresh one; concurrent requests share one renewal. Failures are only logged. */
+/**
+ * Replaces the token with a fresh one; concurrent requests share one renewal. The answer applies only while the
+ * token it renewed is still the session's (not after a logout or another login); a refusal (401) ends the session as
+ * any 401 does, other failures are only logged. The app also starts with a stored token and renews it so, meanwhile
+ * (the server keeps the old one valid for a while after: tokenRenewGrace).
+ */
 export function renewToken(): Promise<void> {
-  if (!auth.token) return Promise.resolve();
+  const token = auth.token;
+  if (!token) return Promise.resolve();
   renewing ??= api
-    .renew(auth.token)
-    .then(setSession)
-    .catch((e: unknown) => console.warn('filedeck: token renewal failed', e))
+    .renew(token)
+    .then(
+      (next) => {
+        if (auth.token === token) setSession(next);
+      },
+      (e: unknown) => {
+        if (isApiError(e) && e.status === 401 && auth.token === token) onUnauthorized();
+        else console.warn('filedeck: token renewal failed', e);
+      },
+    )
     .finally(() => {
       renewing = null;
     });
@@ -59,22 +72,6 @@ function onUnauthorized(): void {
 
 /** A stored token this close to its expiry is renewed before the app starts with it. */
 const START_MARGIN_MS = 60_000;
-
-/**
- * The renewal of the token the app started with, run while the app already works with that token (the server
- * keeps it valid for a while after the renewal: tokenRenewGrace). A refusal ends the session as any 401 does.
- */
-function renewAtStart(stored: string): void {
-  void api.renew(stored).then(
-    (token) => {
-      if (auth.token === stored) setSession(token);
-    },
-    (e: unknown) => {
-      if (isApiError(e) && e.status === 401) onUnauthorized();
-      else console.warn('filedeck: token renewal failed', e);
-    },
-  );
-}
 
 /**
  * Start-up: wires the API client, then either performs the empty login (no-auth / proxy modes) or restores the
@@ -95,10 +92,9 @@ export async function startSession(): Promise<void> {
     }
     const stored = readStoredToken();
     if (!stored) return;
-    const { exp } = decodeToken(stored);
-    if (exp && exp * 1000 - Date.now() > START_MARGIN_MS) {
+    if (timeLeft(decodeToken(stored)) > START_MARGIN_MS) {
       setSession(stored);
-      renewAtStart(stored);
+      void renewToken();
       return;
     }
     setSession(await api.renew(stored));

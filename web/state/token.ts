@@ -39,6 +39,9 @@ export function decodeToken(token: string): TokenPayload {
   return payload as TokenPayload;
 }
 
+/** Milliseconds before a token's claims expire (Infinity for a token without an expiry); 0 or less once expired. */
+export const timeLeft = (claims: TokenPayload): number => (claims.exp ? claims.exp * 1000 - Date.now() : Infinity);
+
 /** The token kept from a previous visit, if any. */
 export function readStoredToken(): string | null {
   try {
