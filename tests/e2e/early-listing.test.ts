@@ -4,18 +4,24 @@ import { join } from 'node:path';
 import type { Request as PwRequest } from 'playwright-core';
 import { closeSession, loginAs, newPage, openSession, workspace, type Session } from './browser';
 
-// The page's inline start-up script (web/early.ts) asks for the folder's listing while the app's script loads, and
+// The page's inline start-up script (web/early.ts) asks for the folder's first page while the app's script loads, and
 // the app takes that answer over (web/api/early-request.ts); the app starts with the stored token and renews it
-// meanwhile (auth.state.ts).
+// meanwhile (auth.state.ts). A folder bigger than the page is then asked for whole, once the page is painted
+// (web/api/resource-stream.ts).
 const ws = workspace('filedeck-e2e-early-');
 const PW = 'e2e-early-password-5521';
 const FOLDER = 'Ünïcode 100% #1 & co';
+const BIG = 'big folder';
+/** web/api/resources.ts FIRST_PAGE */
+const PAGE = 256;
 let s: Session;
 
 beforeAll(async () => {
   s = await openSession(ws, PW, [], async () => {
     mkdirSync(join(ws.root, FOLDER, 'inner'), { recursive: true });
     for (let i = 0; i < 5; i++) writeFileSync(join(ws.root, FOLDER, `file ${i}.txt`), 'x');
+    mkdirSync(join(ws.root, BIG));
+    for (let i = 0; i < PAGE + 44; i++) writeFileSync(join(ws.root, BIG, `item ${String(i).padStart(3, '0')}.txt`), 'x');
   });
 });
 afterAll(() => closeSession(ws, s));
@@ -25,7 +31,7 @@ const apiCalls = (page: import('playwright-core').Page) => {
   const seen: string[] = [];
   page.on('request', (r: PwRequest) => {
     const u = new URL(r.url());
-    if (u.pathname.startsWith('/api/')) seen.push(`${r.method()} ${u.pathname}`);
+    if (u.pathname.startsWith('/api/')) seen.push(`${r.method()} ${u.pathname}${u.search}`);
   });
   return seen;
 };
@@ -40,7 +46,8 @@ describe('the first listing asked for by the start-up script', () => {
     await page.reload();
     await page.waitForSelector('[data-name="file 4.txt"]');
     expect(await page.locator('[data-testid=item]').count()).toBe(6);
-    const listing = `GET /api/resources/${encodeURIComponent(FOLDER)}/`;
+    // The first page holds the whole of this folder: one request.
+    const listing = `GET /api/resources/${encodeURIComponent(FOLDER)}/?limit=${PAGE}`;
     const lists = seen.filter((c) => c.startsWith('GET /api/resources/'));
     expect(lists).toEqual([listing]);
     // Sent by the page's own inline script: before anything the app asks.
@@ -68,5 +75,32 @@ describe('the first listing asked for by the start-up script', () => {
     expect(seen.filter((c) => c.startsWith('GET /api/resources/')).length).toBeLessThanOrEqual(2);
     expect(await page.locator('[data-testid=notice-error]').count()).toBe(0);
     await context.close();
+  });
+
+  test('a folder bigger than the first page shows that page, then asks for the whole folder once and shows all of it', async () => {
+    const { page } = s;
+    await page.goto(`${s.server.url}/files/`);
+    await page.waitForSelector('[data-testid=item]');
+    const seen = apiCalls(page);
+    // Each time the listing's count changes: it only grows, from the first page to the whole folder.
+    await page.addInitScript(() => {
+      const counts: number[] = [];
+      (window as unknown as { counts: number[] }).counts = counts;
+      new MutationObserver(() => {
+        const n = Number(document.querySelector('[data-testid=item-count]')?.getAttribute('data-count') ?? 0);
+        if (n && n !== counts.at(-1)) counts.push(n);
+      }).observe(document, { childList: true, subtree: true, attributes: true });
+    });
+    await page.goto(`${s.server.url}/files/${encodeURIComponent(BIG)}/`);
+    await page.waitForFunction((n) => document.querySelector('[data-testid=item-count]')?.getAttribute('data-count') === String(n) && !document.querySelector('.listing-toolbar__loading'), PAGE + 44);
+    const lists = seen.filter((c) => c.startsWith('GET /api/resources/'));
+    expect(lists).toEqual([`GET /api/resources/big%20folder/?limit=${PAGE}`, 'GET /api/resources/big%20folder/']);
+    const counts = await page.evaluate(() => (window as unknown as { counts: number[] }).counts);
+    expect(counts[0]).toBe(PAGE);
+    expect(counts.at(-1)).toBe(PAGE + 44);
+    expect([...counts].sort((a, b) => a - b)).toEqual(counts);
+    // Every item is there, in order, down to the last one.
+    await page.keyboard.press('End');
+    await page.waitForSelector(`[data-name="item ${PAGE + 43}.txt"]`);
   });
 });

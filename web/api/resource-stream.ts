@@ -1,7 +1,7 @@
 import type { Resource } from '../../server/contract/resource';
 import { request } from './client';
 import { JsonItemsSplitter } from './json-items-splitter';
-import { asWebItems, folderUrlOf, resourceApiPath, withUrls, type WebResource } from './resources';
+import { asWebItems, firstPageApiPath, folderUrlOf, resourceApiPath, withUrls, type WebResource } from './resources';
 
 /** Work done between two yields to the browser: short enough that input and frames are not held up for long. */
 const SLICE_MS = 12;
@@ -26,13 +26,49 @@ function yieldToBrowser(): Promise<void> {
 }
 
 /**
+ * Resolves once the page has painted what it was given (the frame after a render), or after 200 ms in a tab that
+ * paints nothing (a background tab runs no animation frames).
+ */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 200);
+    requestAnimationFrame(() => {
+      clearTimeout(timer);
+      void yieldToBrowser().then(resolve);
+    });
+  });
+}
+
+/** The paging a first-page answer carries (server/http/listing-json.ts); not part of the resource itself. */
+type Paged = WebResource & { page?: { offset: number; limit: number; total: number } };
+
+/**
  * GET /api/resources/{path}, parsed while it arrives: a folder's items are parsed in batches between frames and
  * `onPartial` gets the folder with the items so far (the first batch at once, then at most every 200 ms; each
  * time a new array). Answers the complete resource, as `fetchResource` does. A folder of 100,000 items thus
  * shows its first items as soon as they arrive and never blocks the page for one long parse.
+ *
+ * With `firstPage`, the folder's first page (FIRST_PAGE items, in the listing's order) is asked for first: a
+ * folder that fits in it is complete with that one small answer. A bigger one shows that page, and once it is
+ * painted the whole folder is asked for and replaces it (partials are passed on from the page's length up, so the
+ * list never shrinks). The first screen thus costs the server one folder scan and a page of descriptions, and the
+ * browser a small answer, instead of sharing both with the whole folder's transfer while the app starts.
  */
-export async function fetchResourceStreamed(path: string, signal: AbortSignal, onPartial: (partial: WebResource) => void): Promise<WebResource> {
-  const res = await request(resourceApiPath(path), { signal });
+export async function fetchResourceStreamed(path: string, signal: AbortSignal, onPartial: (partial: WebResource) => void, opts: { firstPage?: boolean } = {}): Promise<WebResource> {
+  if (!opts.firstPage) return streamResource(resourceApiPath(path), signal, onPartial, 0);
+  const first: Paged = await streamResource(firstPageApiPath(path), signal, () => {}, 0);
+  const page = first.page;
+  delete first.page;
+  if (!page || page.total <= page.limit) return first;
+  const shown = first.items ?? [];
+  onPartial(first);
+  await afterPaint();
+  return streamResource(resourceApiPath(path), signal, onPartial, shown.length);
+}
+
+/** Streams one GET of a resource (see fetchResourceStreamed); partials are passed on from `minItems` items up. */
+async function streamResource(url: string, signal: AbortSignal, onPartial: (partial: WebResource) => void, minItems: number): Promise<WebResource> {
+  const res = await request(url, { signal });
   if (!res.body) return withUrls((await res.json()) as Resource);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   const splitter = new JsonItemsSplitter();
@@ -56,7 +92,7 @@ export async function fetchResourceStreamed(path: string, signal: AbortSignal, o
       for (const item of batch) items.push(item);
     }
     const now = performance.now();
-    if (head && items.length && now - published >= PROGRESS_MS) {
+    if (head && items.length && items.length >= minItems && now - published >= PROGRESS_MS) {
       published = now;
       onPartial({ ...head, items: items.slice() });
     }

@@ -50,6 +50,15 @@ export const absolute = (path: string) => (path.startsWith('/') ? path : `/${pat
 /** The API path (under `<baseURL>/api`) of a resource's GET, for a decoded path. */
 export const resourceApiPath = (path: string) => `/resources${encodePath(absolute(path))}`;
 
+/**
+ * Items of a folder's first page: more than any screen shows at once. A folder opened on the files screen is asked
+ * for this page first (the whole of a smaller folder), then, once it is painted, for all of its items.
+ */
+export const FIRST_PAGE = 256;
+
+/** The API path of a resource's first page (for a file, the page is ignored: the same answer as resourceApiPath). */
+export const firstPageApiPath = (path: string) => `${resourceApiPath(path)}?limit=${FIRST_PAGE}`;
+
 /** GET /api/resources/{path}: a file, or a folder with its items. `path` is decoded ("/a b/"). */
 export async function fetchResource(path: string, signal?: AbortSignal): Promise<WebResource> {
   return withUrls(await requestJson<Resource>(resourceApiPath(path), { signal }));

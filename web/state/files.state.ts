@@ -51,7 +51,7 @@ async function load(path: string, quiet: boolean): Promise<void> {
       files.resource = ref(partial);
       files.partial = true;
       files.loading = false;
-    });
+    }, { firstPage: !quiet });
     if (!wanted()) return;
     files.resource = ref(res);
     files.error = null;
