@@ -84,6 +84,83 @@ function openPlain(path: string): number {
   return -1;
 }
 
+const DONE: string[] = [];
+
+/**
+ * One getdents64 read of the open folder `fd` into `buf`: the names of its records (in record order, `.` and `..`
+ * included), with where each record starts in `buf` (recAt) and whether its name ends there (recNul), valid until
+ * the next read on this thread. DONE at the end of the folder, null on an error.
+ */
+function readRecords(fd: number): string[] | null {
+  const n = Number(libc!.getdents64(fd, buf, buf.length));
+  if (n < 0) return null;
+  if (n === 0) return DONE;
+  let w = 0;
+  let count = 0;
+  for (let at = 0; at < n; ) {
+    const stop = at + view.getUint16(at + 16, true);
+    let i = at + 19;
+    while (i < stop && buf[i] !== 0) joined[w++] = buf[i++]!;
+    joined[w++] = 0;
+    recAt[count] = at;
+    recNul[count++] = i < stop ? 1 : 0;
+    at = stop;
+  }
+  return utf8.decode(joined.subarray(0, w - 1)).split('\0');
+}
+
+/** A folder's kind of entry from its record's d_type: 0 file or special, 1 folder, 2 link or unknown (ask lstat). */
+const kindOf = (type: number) => (type === DT_DIR ? 1 : type === DT_LNK || type === DT_UNKNOWN ? 2 : 0);
+
+/** Work done between two yields to the event loop while a big folder is read (ms). */
+const SLICE_MS = 4;
+
+/**
+ * The names and kinds of the folder at `real` (resolved and checked by the caller, as for readdir), read in slices
+ * of getdents64 calls with a turn of the event loop between them: a 100,000-entry folder costs no object per
+ * entry (readdir's Dirents) and never holds the thread for long. `hidden` names are left out. Null where this
+ * reader is unavailable or the folder does not open as one without following a link (the caller then takes readdir,
+ * which gives the usual errors).
+ */
+export async function readNamesSliced(real: string, hidden: (name: string) => boolean): Promise<{ names: string[]; kinds: Uint8Array } | null> {
+  if (!libc) return null;
+  let fd: number;
+  try {
+    fd = openSync(real, O_FLAGS | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const names: string[] = [];
+    let kinds = new Uint8Array(4096);
+    let slice = performance.now();
+    for (;;) {
+      const batch = readRecords(fd);
+      if (batch === null) return null;
+      if (batch === DONE) break;
+      if (kinds.length < names.length + batch.length) {
+        const more = new Uint8Array(Math.max(kinds.length * 2, names.length + batch.length));
+        more.set(kinds);
+        kinds = more;
+      }
+      for (let j = 0; j < batch.length; j++) {
+        const name = batch[j]!;
+        if (name === '.' || name === '..' || hidden(name)) continue;
+        kinds[names.length] = kindOf(buf[recAt[j]! + 18]!);
+        names.push(name);
+      }
+      // Everything of this read is taken out of the shared buffers before the yield (other reads may use them).
+      if (performance.now() - slice >= SLICE_MS) {
+        await new Promise<void>((r) => setImmediate(r));
+        slice = performance.now();
+      }
+    }
+    return { names, kinds: kinds.subarray(0, names.length) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * What readFolderAt() found: kinds as scan() gives them (0 file or special, 1 folder, 2 link or unknown: ask entry()),
  * and `known`, the lstat of each of the first `statNames` names at the same position (null: not stat-ed, or it
@@ -136,28 +213,15 @@ export function readFolderAt(disk: string, maxBytes: number, hidden: (name: stri
     const known: (EntryStats | null)[] = [];
     const bufAt = ptr(buf); // taken per call, as the stat worker does, never kept across calls
     for (;;) {
-      const n = Number(libc.getdents64(fd, buf, buf.length));
-      if (n < 0) return null;
-      if (n === 0) break;
-      let w = 0;
-      let count = 0;
-      for (let at = 0; at < n; ) {
-        const stop = at + view.getUint16(at + 16, true);
-        let i = at + 19;
-        while (i < stop && buf[i] !== 0) joined[w++] = buf[i++]!;
-        joined[w++] = 0;
-        recAt[count] = at;
-        recNul[count++] = i < stop ? 1 : 0;
-        at = stop;
-      }
-      const batch = utf8.decode(joined.subarray(0, w - 1)).split('\0');
-      for (let j = 0; j < count; j++) {
+      const batch = readRecords(fd);
+      if (batch === null) return null;
+      if (batch === DONE) break;
+      for (let j = 0; j < batch.length; j++) {
         const name = batch[j]!;
         if (name === '.' || name === '..' || hidden(name)) continue;
         const at = recAt[j]!;
-        const type = buf[at + 18]!;
         names.push(name);
-        kinds.push(type === DT_DIR ? 1 : type === DT_LNK || type === DT_UNKNOWN ? 2 : 0);
+        kinds.push(kindOf(buf[at + 18]!));
         // The name as the kernel gave it, NUL-terminated in place: stat-ed without encoding it again.
         if (known.length < statNames) known.push(recNul[j] === 1 && statxAtAddress(fd, bufAt + at + 19, nums, 0) ? new EntryStats(nums[0]!, nums[1]!, nums[2]!) : null);
       }

@@ -1,16 +1,18 @@
 /**
  * A small folder listed through one descriptor (server/fs/folder-read.ts, ScopedFs.readFolder): the same answers
- * and the same refusals as the realpath + lstat + readdir path it replaces, which big folders still take.
+ * and the same refusals as the realpath + lstat + readdir path it replaces. A big folder is resolved that usual way
+ * and its names read by getdents64 in slices (readNamesSliced): the same names and kinds as readdir.
  */
 import { afterEach, describe, expect, test } from 'bun:test';
 import { lstatSync, mkdirSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readNamesSliced } from '../../server/fs/folder-read';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 
 let t: TestApp;
 afterEach(() => t?.close());
 
-type Listing = { isDir: boolean; isSymlink: boolean; path: string; items: { name: string; isDir: boolean; size: number; isSymlink: boolean }[]; numDirs: number; numFiles: number };
+type Listing = { isDir: boolean; isSymlink: boolean; path: string; items: { name: string; isDir: boolean; size: number; isSymlink: boolean; type?: string }[]; numDirs: number; numFiles: number };
 const list = async (path: string, token: string) => {
   const r = await t.req('GET', `/api/resources${path}`, { token });
   return { status: r.status, body: r.status === 200 ? ((await r.json()) as Listing) : null };
@@ -137,5 +139,78 @@ describe('a small folder read through one descriptor', () => {
     expect(fifo?.status).toBe(200);
     expect(((await fifo!.json()) as { type: string }).type).toBe('blob');
     expect((await list('/nothing/', token)).status).toBe(404);
+  });
+});
+
+describe('a big folder read in slices (readNamesSliced)', () => {
+  test('every name as readdir gives it, kinds right, temps and the trash left out, other requests served meanwhile', async () => {
+    t = await makeTestApp();
+    const dir = join(t.root, 'big');
+    mkdirSync(dir);
+    // Past 16 KB of directory: read by getdents64 in slices, not in one go.
+    const odd = ['日本語 ファイル.txt', 'line\nbreak.txt', 'émoji 🎉.md', 'old (deleted)', '.hidden', 'x'.repeat(255)];
+    for (const name of odd) writeFileSync(join(dir, name), name);
+    for (let i = 0; i < 3000; i++) writeFileSync(join(dir, `file ${String(i).padStart(4, '0')}.txt`), '');
+    for (let i = 0; i < 40; i++) mkdirSync(join(dir, `folder ${i}`));
+    symlinkSync('folder 1', join(dir, 'link to folder'));
+    symlinkSync('file 0001.txt', join(dir, 'link to file'));
+    symlinkSync('no such file.txt', join(dir, 'dangling'));
+    symlinkSync('/nowhere/at/all', join(dir, 'dangling out'));
+    writeFileSync(join(dir, '.filedeck-abc123.part'), 'an upload in progress');
+    mkdirSync(join(dir, '.filedeck-trash'));
+    expect(statSync(dir).size).toBeGreaterThan(16 * 1024);
+    // The reader itself: readdir's names and kinds (0 file, 1 folder, 2 link), without the hidden ones.
+    const read = (await readNamesSliced(dir, (n) => n.startsWith('.filedeck-')))!;
+    expect(read).not.toBeNull();
+    const kinds = new Map(readdirSync(dir, { withFileTypes: true }).map((d) => [d.name, d.isDirectory() ? 1 : d.isSymbolicLink() ? 2 : 0]));
+    kinds.delete('.filedeck-abc123.part');
+    kinds.delete('.filedeck-trash');
+    expect(new Map(read.names.map((n, i) => [n, read.kinds[i]]))).toEqual(kinds);
+    expect(read.names.length).toBe(kinds.size);
+    // Not through a link, and not a file: the caller takes readdir (and its errors).
+    expect(await readNamesSliced(join(dir, 'link to folder'), () => false)).toBeNull();
+    expect(await readNamesSliced(join(dir, 'file 0001.txt'), () => false)).toBeNull();
+    const token = await t.adminToken();
+    const [{ status, body }, health] = await Promise.all([list('/big/', token), t.req('GET', '/health')]);
+    expect(status).toBe(200);
+    expect(health.status).toBe(200);
+    // A dangling link that would point out of the scope is not listed, as in any folder.
+    const hidden = new Set(['.filedeck-abc123.part', '.filedeck-trash', 'dangling out']);
+    const expected = readdirSync(dir).filter((n) => !hidden.has(n));
+    const names = body!.items.map((i) => i.name);
+    expect(names.length).toBe(expected.length);
+    expect(new Set(names)).toEqual(new Set(expected));
+    // Folders first (a link to a folder sorts as one), then the files; the dangling link is listed, as a file.
+    const dirs = body!.items.filter((i) => i.isDir).map((i) => i.name);
+    expect(new Set(dirs)).toEqual(new Set([...Array.from({ length: 40 }, (_, i) => `folder ${i}`), 'link to folder']));
+    expect(names.slice(0, dirs.length)).toEqual(dirs);
+    expect([body!.numDirs, body!.numFiles]).toEqual([41, expected.length - 41]);
+    expect(body!.items.find((i) => i.name === 'link to file')).toMatchObject({ isSymlink: true, isDir: false });
+    expect(body!.items.find((i) => i.name === 'dangling')).toMatchObject({ isSymlink: true, type: 'invalid_link' });
+    // Pages of the same folder come out of the same scan: one after the other, the whole folder once.
+    const pages: string[] = [];
+    for (let offset = 0; offset < names.length; offset += 1000) {
+      const r = await t.req('GET', `/api/resources/big/?offset=${offset}&limit=1000`, { token });
+      pages.push(...((await r.json()) as Listing).items.map((i) => i.name));
+    }
+    expect(pages).toEqual(names);
+  });
+
+  test('a big folder reached through a link lists as its target; a link out of the scope is refused as before', async () => {
+    t = await makeTestApp();
+    const dir = join(t.root, 'real big');
+    mkdirSync(dir);
+    for (let i = 0; i < 1500; i++) writeFileSync(join(dir, `some longer file name number ${i}.txt`), '');
+    symlinkSync('real big', join(t.root, 'link big'));
+    const outside = join(t.root, '..', `outside-${Date.now()}`);
+    mkdirSync(outside);
+    for (let i = 0; i < 1500; i++) writeFileSync(join(outside, `secret file name number ${i}.txt`), '');
+    symlinkSync(outside, join(t.root, 'escape'));
+    const token = await t.adminToken();
+    const viaLink = await list('/link big/', token);
+    expect(viaLink.status).toBe(200);
+    expect(viaLink.body!.isSymlink).toBe(true);
+    expect(viaLink.body!.items.length).toBe(1500);
+    expect((await list('/escape/', token)).status).toBe(403);
   });
 });
