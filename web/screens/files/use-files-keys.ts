@@ -70,7 +70,7 @@ export function useFilesKeys(listing: () => (ActionContext & { order: ArrayLike<
         goTo(up);
       } else if (matchesAny(SHORTCUTS.ctrlA, e)) {
         e.preventDefault();
-        selectAll(ctx.order);
+        selectAll(ctx.order, ctx.folder.items?.length ?? 0);
       } else if (matchesAny(SHORTCUTS.ctrlC, e) || matchesAny(SHORTCUTS.ctrlX, e)) {
         const key = e.key.toLowerCase() as 'c' | 'x';
         // Text selected on the page is copied as usual.
