@@ -67,6 +67,9 @@ const enc = new TextEncoder();
 /** Off once the kernel or a seccomp filter refuses openat2 itself (not a path): every folder then takes open + readlink. */
 let openat2Works = libc !== null;
 
+/** The calling thread's errno after a failed call. */
+const errno = () => new Int32Array(toArrayBuffer(libc!.__errno_location(), 0, 4))[0]!;
+
 /**
  * Opens the folder at `path` only when no component of the path is a link (RESOLVE_NO_SYMLINKS): the path is then
  * the folder's real location, and no readlink of the descriptor is needed to learn it. -1 when it did not open (a
@@ -79,8 +82,8 @@ function openPlain(path: string): number {
   pathBuf[r.written] = 0;
   const fd = Number(libc!.syscall(SYS_OPENAT2, AT_FDCWD, pathBuf, how, 24));
   if (fd >= 0) return fd;
-  const errno = new Int32Array(toArrayBuffer(libc!.__errno_location(), 0, 4))[0];
-  if (errno === ENOSYS || errno === EPERM) openat2Works = false;
+  const code = errno();
+  if (code === ENOSYS || code === EPERM) openat2Works = false;
   return -1;
 }
 
@@ -116,27 +119,23 @@ const kindOf = (type: number) => (type === DT_DIR ? 1 : type === DT_LNK || type 
 const SLICE_MS = 4;
 
 /**
- * The names and kinds of the folder at `real` (resolved and checked by the caller, as for readdir), read in slices
- * of getdents64 calls with a turn of the event loop between them: a 100,000-entry folder costs no object per
- * entry (readdir's Dirents) and never holds the thread for long. `hidden` names are left out. Null where this
- * reader is unavailable or the folder does not open as one without following a link (the caller then takes readdir,
- * which gives the usual errors).
+ * The names and kinds of the folder at `real` (its real location, resolved and checked by the caller), read in
+ * slices of getdents64 calls with a turn of the event loop between them: a 100,000-entry folder costs no object per
+ * entry (readdir's Dirents) and never holds the thread for long. `hidden` names are left out. Null only where this
+ * reader is unavailable (the caller takes readdir). A real location has no link in it: one that became a link
+ * since the check fails to open (O_NOFOLLOW with O_DIRECTORY: ENOTDIR), as a folder gone (ENOENT) or a file does;
+ * those errors are thrown.
  */
 export async function readNamesSliced(real: string, hidden: (name: string) => boolean): Promise<{ names: string[]; kinds: Uint8Array } | null> {
   if (!libc) return null;
-  let fd: number;
-  try {
-    fd = openSync(real, O_FLAGS | constants.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
+  const fd = openSync(real, O_FLAGS | constants.O_NOFOLLOW);
   try {
     const names: string[] = [];
     let kinds = new Uint8Array(4096);
     let slice = performance.now();
     for (;;) {
       const batch = readRecords(fd);
-      if (batch === null) return null;
+      if (batch === null) throw Object.assign(new Error(`reading the folder failed (errno ${errno()})`), { code: 'EIO' });
       if (batch === DONE) break;
       if (kinds.length < names.length + batch.length) {
         const more = new Uint8Array(Math.max(kinds.length * 2, names.length + batch.length));

@@ -91,10 +91,11 @@ export class ScopeListing extends ScopeReads {
     // A folder whose own size (st_size: a few blocks, or the names' bytes) says it is small is read synchronously:
     // a few hundred names at most, cheaper than the thread-pool hop. A bigger one is read by getdents64 in slices
     // (folder-read.ts): no Dirent object per entry (100,000 names: ~35-50 ms instead of ~55-110), the thread never
-    // held for long; readdir where that reader is unavailable or the folder does not open.
+    // held for long; readdir where that reader is unavailable. A folder swapped for a link since it was resolved is
+    // refused (the open fails), never read through the link.
     const small = dirBytes !== undefined && dirBytes <= SMALL_DIR_BYTES;
     if (!small) {
-      const read = await readNamesSliced(real, hiddenName);
+      const read = await wrapFs(() => readNamesSliced(real, hiddenName));
       if (read) return { real, ...read };
     }
     const dirents = await wrapFs(async () => (small ? readdirSync(real, { withFileTypes: true }) : readdir(real, { withFileTypes: true })));

@@ -167,9 +167,10 @@ describe('a big folder read in slices (readNamesSliced)', () => {
     kinds.delete('.filedeck-trash');
     expect(new Map(read.names.map((n, i) => [n, read.kinds[i]]))).toEqual(kinds);
     expect(read.names.length).toBe(kinds.size);
-    // Not through a link, and not a file: the caller takes readdir (and its errors).
-    expect(await readNamesSliced(join(dir, 'link to folder'), () => false)).toBeNull();
-    expect(await readNamesSliced(join(dir, 'file 0001.txt'), () => false)).toBeNull();
+    // Never through a link (a real location has none: one there now was swapped in since the check), and not a file.
+    await expect(readNamesSliced(join(dir, 'link to folder'), () => false)).rejects.toMatchObject({ code: 'ENOTDIR' });
+    await expect(readNamesSliced(join(dir, 'file 0001.txt'), () => false)).rejects.toMatchObject({ code: 'ENOTDIR' });
+    await expect(readNamesSliced(join(dir, 'gone'), () => false)).rejects.toMatchObject({ code: 'ENOENT' });
     const token = await t.adminToken();
     const [{ status, body }, health] = await Promise.all([list('/big/', token), t.req('GET', '/health')]);
     expect(status).toBe(200);
