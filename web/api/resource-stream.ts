@@ -60,10 +60,9 @@ export async function fetchResourceStreamed(path: string, signal: AbortSignal, o
   const page = first.page;
   delete first.page;
   if (!page || page.total <= page.limit) return first;
-  const shown = first.items ?? [];
   onPartial(first);
   await afterPaint();
-  return streamResource(resourceApiPath(path), signal, onPartial, shown.length);
+  return streamResource(resourceApiPath(path), signal, onPartial, first.items?.length ?? 0);
 }
 
 /** Streams one GET of a resource (see fetchResourceStreamed); partials are passed on from `minItems` items up. */

@@ -66,7 +66,7 @@ export async function fetchResource(path: string, signal?: AbortSignal): Promise
 
 /** GET /api/resources/{path}?checksum={algo}: one checksum of a file, computed on demand. */
 export async function fetchChecksum(path: string, algo: string): Promise<string> {
-  const res = await requestJson<{ checksums?: Record<string, string> }>(`/resources${encodePath(absolute(path))}?checksum=${encodeURIComponent(algo)}`);
+  const res = await requestJson<{ checksums?: Record<string, string> }>(`${resourceApiPath(path)}?checksum=${encodeURIComponent(algo)}`);
   return res.checksums?.[algo] ?? '';
 }
 
@@ -87,12 +87,12 @@ export function fetchTree(path: string, signal?: AbortSignal): Promise<TreeEntry
 
 /** POST /api/resources/{path}: an empty body makes an empty file, a path ending in '/' a folder. 409 = exists. */
 export async function createResource(path: string, override = false): Promise<void> {
-  await request(`/resources${encodePath(absolute(path))}?override=${override}`, { method: 'POST', body: '' });
+  await request(`${resourceApiPath(path)}?override=${override}`, { method: 'POST', body: '' });
 }
 
 /** DELETE /api/resources/{path}: into the trash when it is on (answers the trash item's id, for an undo), else for good (null). */
 export async function removeResource(path: string): Promise<string | null> {
-  const res = await request(`/resources${encodePath(absolute(path))}`, { method: 'DELETE' });
+  const res = await request(resourceApiPath(path), { method: 'DELETE' });
   return res.headers.get('X-Trash-Id');
 }
 
@@ -108,7 +108,7 @@ export interface TransferOptions {
 export async function transfer(action: 'copy' | 'rename', from: string, to: string, opts: TransferOptions = {}): Promise<void> {
   const destination = encodeURIComponent(encodePath(absolute(to)));
   const q = `action=${action}&destination=${destination}&override=${!!opts.override}&rename=${!!opts.rename}`;
-  await request(`/resources${encodePath(absolute(from))}?${q}`, { method: 'PATCH' });
+  await request(`${resourceApiPath(from)}?${q}`, { method: 'PATCH' });
 }
 
 /** PUT /api/users/{id} with only the listing preferences (view mode, sorting); no password is needed for these. */

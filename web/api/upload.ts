@@ -1,6 +1,6 @@
 import { pageConfig } from './page-config';
 import { ApiError } from './client';
-import { encodePath } from './resources';
+import { encodePath, resourceApiPath } from './resources';
 
 /** A running transfer: its completion, and a way to stop it. */
 export interface Transfer {
@@ -86,7 +86,7 @@ export function tusUpload(path: string, file: File, opts: TusOptions): Transfer 
 export function postUpload(path: string, body: Blob | null, opts: TusOptions): Transfer {
   const xhr = new XMLHttpRequest();
   const done = new Promise<void>((resolve, reject) => {
-    xhr.open('POST', `${pageConfig.BaseURL}/api/resources${encodePath(path)}?override=${opts.override}`);
+    xhr.open('POST', `${pageConfig.BaseURL}/api${resourceApiPath(path)}?override=${opts.override}`);
     const token = opts.token();
     if (token) xhr.setRequestHeader('X-Auth', token);
     xhr.upload.onprogress = (e) => opts.onProgress(e.loaded);
