@@ -62,7 +62,7 @@ export function below(path: string): [string, string] {
 /** SQL over the name index file. Synchronous (bun:sqlite): the builder runs on a worker thread; reads are index lookups. */
 export class NameIndexStore {
   readonly db: Database;
-  private readonly st: Record<'get' | 'children' | 'insert' | 'update' | 'deleteTree' | 'addTotal' | 'setTotal' | 'childTotals' | 'range' | 'dotRange', Statement>;
+  private readonly st: Record<'get' | 'children' | 'insert' | 'depthSize' | 'update' | 'deleteTree' | 'addTotal' | 'setTotal' | 'childTotals' | 'range' | 'dotRange', Statement>;
   private readonly wal: WalHeader;
 
   constructor(readonly file: string) {
@@ -75,6 +75,7 @@ export class NameIndexStore {
       get: this.db.prepare('select * from entries where path = ?'),
       children: this.db.prepare('select * from entries where parent = ?'),
       insert: this.db.prepare('insert into entries (path, parent, name, is_dir, size, mtime, type, depth, total) values (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+      depthSize: this.db.prepare('select count(*) as n from (select 1 from entries where depth = ? limit ?)'),
       update: this.db.prepare('update entries set size = ?, mtime = ? where path = ?'),
       deleteTree: this.db.prepare('delete from entries where path = ?1 or (path > ?2 and path < ?3)'),
       addTotal: this.db.prepare('update entries set total = total + ? where path = ?'),
@@ -246,6 +247,14 @@ export class NameIndexStore {
     const text = fts ? where.join(' and ').replace('e.id > ?', 'names.rowid > ?').replace(/e\.(depth|path)/g, '+e.$1') : where.join(' and ');
     const sql = `select e.* from ${from} where ${text} order by ${fts ? 'names.rowid' : 'e.id'} limit ${q.limit | 0}`;
     return (this.db.query(sql).all(...params) as (RawRow & { id: number })[]).map((r) => ({ ...toRow(r), id: r.id }));
+  }
+
+  /**
+   * How many entries the index holds at `depth` (anywhere in the tree), counted up to `cap` + 1 at most: a search
+   * reads a depth holding no more than `cap` whole rather than through the trigram index (index-search.ts).
+   */
+  depthSize(depth: number, cap: number): number {
+    return (this.st.depthSize.get(depth, cap + 1) as { n: number } | null)?.n ?? 0;
   }
 
   /** Entries below `lo`..`hi` in path order after `after` (the subtree of a folder whose name matched). */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test';
-import { appendFileSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, lstatSync, openSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServices, type Services } from '../../server/app';
 import { silentLogger } from '../../server/core/log';
@@ -189,6 +189,37 @@ describe('name index', () => {
     const typed = await q('type:image needle');
     t.s.index.reader().setMeta('state', 'building');
     expect((await q('type:image needle')).sort()).toEqual(typed.sort());
+  });
+
+  test('many matches: ranked depth by depth, a small depth read whole and a big one through the trigram index, the same results as the walk', async () => {
+    const t = await app();
+    // Depth 1 (small): a matching file, a matching folder with entries below it (path matches) and `bulk`. Depth 2
+    // (over 20,000 entries: read through the trigram index): 2,100 matching names among 20,100. Depth 3: one.
+    mkdirSync(`${t.root}/hits`);
+    mkdirSync(`${t.root}/bulk/sub`, { recursive: true });
+    for (const f of ['/hit-a.txt', '/hits/x.txt', '/hits/y.pdf', '/bulk/sub/hit-deep.txt']) writeFileSync(t.root + f, 'z');
+    for (let i = 0; i < 20_100; i++) closeSync(openSync(`${t.root}/bulk/${i % 20 < 2 || i >= 20_000 ? 'hit' : 'f'}-${String(i).padStart(5, '0')}.${i % 2 ? 'pdf' : 'txt'}`, 'w'));
+    await started(t);
+    const token = await t.adminToken();
+    const q = async (query: string) => (await lines(await t.req('GET', `/api/search/?query=${encodeURIComponent(query)}`, { token }))).map((h) => h.path);
+    const depth = (p: string) => p.split('/').length;
+    const all = await q('hit');
+    expect(all.length).toBe(2 + 2_100 + 1 + 2);
+    expect(all.slice(0, 2).sort()).toEqual(['hit-a.txt', 'hits']);
+    expect(all.slice(2, 2_102).every((p) => depth(p) === 2 && p.startsWith('bulk/hit-'))).toBe(true);
+    expect(all[2_102]).toBe('bulk/sub/hit-deep.txt');
+    expect(all.slice(2_103).sort()).toEqual(['hits/x.txt', 'hits/y.pdf']);
+    const pdfs = await q('type:pdf hit');
+    expect(pdfs.length).toBe(1_050 + 1);
+    expect(pdfs.slice(0, 1_050).every((p) => depth(p) === 2 && p.endsWith('.pdf'))).toBe(true);
+    expect(pdfs[1_050]).toBe('hits/y.pdf');
+    // The same entries as a walk of the disk finds.
+    const actor = actorFor((await t.s.stores.users.byUsername('admin'))!, { root: t.root, globalRules: [], followExternalSymlinks: false });
+    for (const [query, got] of [['hit', all], ['type:pdf hit', pdfs]] as const) {
+      const walked: string[] = [];
+      for await (const h of search(actor, '/', query)) walked.push(h.path);
+      expect([...got].sort()).toEqual(walked.sort());
+    }
   });
 
   test('catches up after a restart without rebuilding', async () => {
