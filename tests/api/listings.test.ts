@@ -186,6 +186,9 @@ describe('compression', () => {
     const br = await get('/api/resources/twenty/', { 'Accept-Encoding': 'br, gzip;q=0' });
     expect(br.headers.get('content-encoding')).toBe('br');
     expect(brotliDecompressSync(await body(br)).toString()).toBe(text);
+    // Each header value keeps its own answer, however often and in whatever order they come (they are remembered).
+    for (const [header, coding] of [['gzip, deflate, br', 'gzip'], ['br, gzip;q=0', 'br'], ['gzip;q=0, br;q=0', null], ['gzip, deflate, br', 'gzip']] as const)
+      expect((await get('/api/resources/twenty/', { 'Accept-Encoding': header })).headers.get('content-encoding')).toBe(coding);
   });
   test('other JSON API answers above the threshold are compressed too', async () => {
     const r = await get('/api/tree/big', { 'Accept-Encoding': 'gzip' });
