@@ -199,8 +199,9 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
   } else note(`20-file folder, requests/s on one core (${how})`, `${ours.rps.toFixed(0)}, ${ours.cpuUs.toFixed(0)} µs CPU per request`);
   note('  ours as a browser asks (gzip), CPU per request', `${mid((r) => r.asked.cpuUs).toFixed(0)} µs (${mid((r) => r.asked.rps).toFixed(0)} requests/s)`);
   // Where the CPU goes: the same folder served by a bare Bun.serve, first with a fixed body (HTTP alone), then read
-  // the plainest way (readdir, lstat, JSON). Filedeck above `listing` is what auth, rules, types, sorting and the
-  // framework cost; `listing` above nginx is what the runtime costs for the plainest code.
+  // the plainest way (readdir, lstat, JSON), then read, ordered and described by Filedeck's own code (`reader`).
+  // Filedeck above `reader` is what the framework, sessions, rules, types and the request log cost; `listing` above
+  // nginx is what the runtime costs for the plainest code.
   // The same floor for the 10,000-file folder, back to back and after 200 ms idle, as measured for us above.
   {
     const fport = port();
@@ -217,7 +218,7 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
     }
     floor.kill();
   }
-  for (const mode of ['hello', 'listing'] as const) {
+  for (const mode of ['hello', 'listing', 'reader'] as const) {
     const fport = port();
     const floor = spawn([process.execPath, join(import.meta.dir, 'floor-server.ts'), String(fport), join(data, 'small'), mode], { stdout: 'ignore', stderr: 'ignore', env: FLOOR_ENV });
     procs.push(floor);
@@ -225,7 +226,8 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
     Bun.spawnSync(['taskset', '-a', '-p', '-c', '0', String(floor.pid)], { stdout: 'ignore' });
     await small(`http://127.0.0.1:${fport}/`, {}, floor.pid); // warm-up: the server above was warmed by the earlier listings
     const r = await small(`http://127.0.0.1:${fport}/`, {}, floor.pid);
-    note(`  floor: bare Bun.serve, ${mode === 'hello' ? 'fixed body' : 'readdir + lstat + JSON'}`, `${r.rps.toFixed(0)} req/s, ${r.cpuUs.toFixed(0)} µs CPU per request (Filedeck ${ours.cpuUs.toFixed(0)} µs)`);
+    const what = { hello: 'fixed body', listing: 'readdir + lstat + JSON', reader: "Filedeck's folder reader, order, describe + JSON" }[mode];
+    note(`  floor: bare Bun.serve, ${what}`, `${r.rps.toFixed(0)} req/s, ${r.cpuUs.toFixed(0)} µs CPU per request (Filedeck ${ours.cpuUs.toFixed(0)} µs)`);
   }
 } finally {
   for (const p of procs) p.kill();
