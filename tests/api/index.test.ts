@@ -205,6 +205,10 @@ describe('name index', () => {
     const depth = (p: string) => p.split('/').length;
     const all = await q('hit');
     expect(all.length).toBe(2 + 2_100 + 1 + 2);
+    // The first chunk is a screenful (up to 16 KB and a line), sent without waiting for 64 KB of results.
+    const first = await (await t.req('GET', '/api/search/?query=hit', { token })).body!.getReader().read();
+    expect(first.value!.length).toBeLessThan(16_384 + 100);
+    expect(new TextDecoder().decode(first.value!).split('\n').filter(Boolean).length).toBeGreaterThan(0);
     expect(all.slice(0, 2).sort()).toEqual(['hit-a.txt', 'hits']);
     expect(all.slice(2, 2_102).every((p) => depth(p) === 2 && p.startsWith('bulk/hit-'))).toBe(true);
     expect(all[2_102]).toBe('bulk/sub/hit-deep.txt');

@@ -24,6 +24,10 @@ export function searchRoutes(s: Services, auth: AuthPlugin) {
     const enc = new TextEncoder();
     let pending = first.done ? null : first.value;
     let done = !!first.done;
+    // Lines go out in chunks of up to 64 KB or 50 ms of searching; the first chunk stops at 16 KB (a screenful of
+    // results, ~250 lines, within a connection's first TCP window), so a broad query shows its first page as soon
+    // as it is found instead of when 64 KB are.
+    let size = 16384;
     const stream = new ReadableStream<Uint8Array>({
       async pull(c) {
         if (done && !pending) return c.close();
@@ -31,7 +35,9 @@ export function searchRoutes(s: Services, auth: AuthPlugin) {
         const until = performance.now() + 50;
         if (pending) out += JSON.stringify(pending) + '\n';
         pending = null;
-        while (!done && out.length < 65536 && performance.now() < until) {
+        const max = size;
+        size = 65536;
+        while (!done && out.length < max && performance.now() < until) {
           const r = await hits.next();
           if (r.done) done = true;
           else out += JSON.stringify(r.value) + '\n';
