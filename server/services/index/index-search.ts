@@ -124,6 +124,7 @@ async function* fromIndex(store: NameIndexStore, actor: Actor, base: string, at:
         yield* below(d);
       }
       if (dirs.length < PAGE) break;
+      await tick();
     }
   }
 }
