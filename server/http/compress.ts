@@ -17,7 +17,7 @@ type Coding = 'br' | 'gzip';
 /**
  * What an Accept-Encoding header allows: `best`, br before gzip at equal weight (none when both are refused), and
  * `small`, the coding for a small body (gzip whenever it is accepted: smallCoding). Clients send the same few header
- * values over and over, so the last ones are kept (parsing one was a tenth of a small listing's compression cost).
+ * values over and over, so the last ones are kept (parsing them took a sixth of a small listing's compression work).
  */
 interface Accepted {
   best: Coding | null;
