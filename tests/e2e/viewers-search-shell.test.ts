@@ -103,8 +103,16 @@ describe('search', () => {
     await page.press('[data-testid=search-input]', 'Enter');
     await page.waitForFunction(() => document.querySelector('[data-testid=search-count]')?.textContent?.startsWith('120 results'));
     expect(await page.locator('[data-testid=search-hit]').count()).toBe(50);
-    await page.locator('[data-testid=search-results]').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    // ↑ from the input goes to the last result shown (never renders all of them); ↓ past it shows 50 more.
+    await page.press('[data-testid=search-input]', 'ArrowUp');
+    expect(await page.getAttribute('[data-testid=search-input]', 'aria-activedescendant')).toBe('search-hit-49');
+    expect(await page.locator('[data-testid=search-hit]').count()).toBe(50);
+    await page.press('[data-testid=search-input]', 'ArrowDown');
+    expect(await page.getAttribute('[data-testid=search-input]', 'aria-activedescendant')).toBe('search-hit-50');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=search-hit]').length === 100);
+    await page.press('[data-testid=search-input]', 'ArrowUp');
+    await page.press('[data-testid=search-input]', 'ArrowUp');
+    expect(await page.getAttribute('[data-testid=search-input]', 'aria-activedescendant')).toBe('search-hit-48');
     await page.locator('[data-testid=search-results]').evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=search-hit]').length === 120);
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { highlightParts, queryTerms, rankHits } from '../../web/state/search-rank';
+import { highlightParts, mergeRanked, naturalKey, queryTerms, RankedRuns, rankedHits, rankHits } from '../../web/state/search-rank';
 
 // The search overlay's client-side order and highlighting (issue 16 item 6).
 describe('queryTerms', () => {
@@ -22,6 +22,30 @@ describe('rankHits', () => {
     const a = rankHits(paths.map((path) => ({ path })), q);
     const b = rankHits([...paths].reverse().map((path) => ({ path })), q);
     expect(b).toEqual(a);
+  });
+});
+
+describe('ranking as results stream in', () => {
+  test('ties of rank go in natural, case-insensitive path order', () => {
+    const q = queryTerms('f');
+    expect(rankHits(['x/f10.txt', 'x/F09.txt', 'x/f11.txt', 'x/e99.txt'].map((path) => ({ path })), q).map((h) => h.path)).toEqual(['x/F09.txt', 'x/f10.txt', 'x/f11.txt', 'x/e99.txt']);
+    expect(naturalKey('A/b007c')).toBe(`a/b${'7'.padStart(20, '0')}c`);
+    expect(naturalKey('n0')).toBe(`n${'0'.padStart(20, '0')}`);
+  });
+  test('batches ranked alone and merged give the order of ranking everything at once', () => {
+    const q = queryTerms('report');
+    const words = ['report', 'Report-1', 'old report', 'reports', 'x', 'annual-report', 'REPORT.pdf', 'report 10', 'report 9'];
+    const paths = Array.from({ length: 600 }, (_, i) => `${i % 3 ? `d${i % 7}/` : ''}${i % 5 ? '' : 'report-dir/'}${words[(i * 7) % words.length]}${i % 4 ? '' : `-${i}`}.txt`);
+    let merged = rankedHits<{ path: string }>([], q);
+    for (let at = 0; at < paths.length; at += 37) merged = mergeRanked(merged, rankedHits(paths.slice(at, at + 37).map((path) => ({ path })), q));
+    expect(merged.map((r) => r.hit.path)).toEqual(rankHits(paths.map((path) => ({ path })), q).map((h) => h.path));
+    expect(mergeRanked(merged, [])).toBe(merged);
+    // As the search overlay ranks a stream: batches of any size become runs, and the best n are read off them.
+    const runs = new RankedRuns<{ path: string }>(q);
+    for (let at = 0, size = 1; at < paths.length; at += size, size = 1 + ((size * 5 + 3) % 97)) runs.add(paths.slice(at, at + size).map((path) => ({ path })));
+    const all = rankHits(paths.map((path) => ({ path })), q).map((h) => h.path);
+    expect(runs.size).toBe(paths.length);
+    for (const n of [0, 1, 50, 599, 600, 1000]) expect(runs.head(n).map((h) => h.path)).toEqual(all.slice(0, n));
   });
 });
 

@@ -1,14 +1,14 @@
 import { proxy, ref } from 'valtio/vanilla';
 import { isApiError } from '../api/client';
 import { indexBuilding, streamSearch, type SearchHit } from '../api/search';
-import { queryTerms, rankHits } from './search-rank';
+import { queryTerms, RankedRuns } from './search-rank';
 
 /** Results shown at first, and added each time the list is scrolled near its end (spec §9). */
 export const SEARCH_PAGE = 50;
 /** Typing pauses this long before the query is sent (search as you type). */
 export const SEARCH_DEBOUNCE_MS = 150;
-/** While hits stream in, they are re-ranked at most this often (a sort per network chunk would be wasted). */
-const RANK_EVERY_MS = 60;
+/** While hits stream in (ranked as each batch arrives), what is shown is refreshed at most this often. */
+const SHOW_EVERY_MS = 60;
 
 interface SearchState {
   open: boolean;
@@ -17,7 +17,7 @@ interface SearchState {
   query: string;
   /** The query the results shown belong to (the input may already hold a newer one). */
   ranQuery: string;
-  /** Every hit received so far, best match first; kept out of valtio's proxying (it may be long). */
+  /** The best `shown` hits received so far, best first; kept out of valtio's proxying. */
   hits: SearchHit[];
   /** Bumped as hits arrive, so readers re-render. */
   received: number;
@@ -49,6 +49,13 @@ export const searchState = proxy<SearchState>({
 });
 
 let current: AbortController | null = null;
+/** Every hit of the current search received so far, ranked (null before a search). */
+let ranked: RankedRuns<SearchHit> | null = null;
+
+/** Publishes the best `shown` hits: what the list renders and ↑/↓ move through (never all of a huge result). */
+function showHead(): void {
+  searchState.hits = ref(ranked ? ranked.head(searchState.shown) : []);
+}
 let debounce: ReturnType<typeof setTimeout> | null = null;
 
 function cancelDebounce(): void {
@@ -64,6 +71,7 @@ function stop(): void {
 }
 
 function clearResults(): void {
+  ranked = null;
   searchState.hits = ref([]);
   searchState.received = 0;
   searchState.shown = SEARCH_PAGE;
@@ -130,6 +138,8 @@ export function closeSearch(): void {
 /** The input changed: the search runs once typing pauses for SEARCH_DEBOUNCE_MS; an empty query clears. */
 export function setSearchQuery(query: string): void {
   searchState.query = query;
+  // A result chosen with ↑/↓ belongs to the results of the query before: Enter now searches, it does not open it.
+  searchState.active = -1;
   cancelDebounce();
   if (!query.trim()) {
     stop();
@@ -156,13 +166,14 @@ export async function runSearch(query = searchState.query): Promise<void> {
   const controller = new AbortController();
   current = controller;
   const terms = queryTerms(query);
-  const all: SearchHit[] = [];
+  const runs = new RankedRuns<SearchHit>(terms);
+  ranked = runs;
   let rankTimer: ReturnType<typeof setTimeout> | null = null;
   const publish = () => {
     rankTimer = null;
     if (current !== controller) return;
-    searchState.hits = ref(rankHits(all, terms));
-    searchState.received = all.length;
+    searchState.received = runs.size;
+    showHead();
   };
   searchState.ranQuery = query;
   searchState.searching = true;
@@ -174,8 +185,9 @@ export async function runSearch(query = searchState.query): Promise<void> {
       controller.signal,
       (batch) => {
         if (current !== controller) return;
-        for (const hit of batch) all.push(hit);
-        rankTimer ??= setTimeout(publish, all.length === batch.length ? 0 : RANK_EVERY_MS);
+        const first = !runs.size;
+        runs.add(batch);
+        rankTimer ??= setTimeout(publish, first ? 0 : SHOW_EVERY_MS);
       },
       (res) => {
         if (current === controller) searchState.building = indexBuilding(res);
@@ -196,15 +208,25 @@ export async function runSearch(query = searchState.query): Promise<void> {
 
 /** The list was scrolled near its end: show another page of what has arrived. */
 export function showMoreResults(): void {
-  if (searchState.shown < searchState.received) searchState.shown += SEARCH_PAGE;
+  if (searchState.shown >= searchState.received) return;
+  searchState.shown += SEARCH_PAGE;
+  showHead();
 }
 
 /** ↑/↓ in the input: moves the chosen result, showing more results when it reaches the end of those shown. */
 export function moveActive(step: 1 | -1): void {
   const n = searchState.received;
   if (!n) return;
-  const next = searchState.active < 0 ? (step > 0 ? 0 : n - 1) : (searchState.active + step + n) % n;
-  while (next >= searchState.shown) searchState.shown += SEARCH_PAGE;
+  // Up from the first (or from none) goes to the last one shown; down past it shows one page more, and from the
+  // very last back to the first: 250,000 results are never rendered all at once.
+  const last = Math.min(n, searchState.shown) - 1;
+  let next = searchState.active < 0 ? (step > 0 ? 0 : last) : searchState.active + step;
+  if (next < 0) next = last;
+  else if (next >= n) next = 0;
+  else if (next > last) {
+    searchState.shown += SEARCH_PAGE;
+    showHead();
+  }
   searchState.active = next;
 }
 
