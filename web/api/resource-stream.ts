@@ -2,28 +2,12 @@ import type { Resource } from '../../server/contract/resource';
 import { request } from './client';
 import { JsonItemsSplitter } from './json-items-splitter';
 import { asWebItems, firstPageApiPath, folderUrlOf, resourceApiPath, withUrls, type WebResource } from './resources';
+import { SLICE_MS, yieldToBrowser } from './yield-to-browser';
 
-/** Work done between two yields to the browser: short enough that input and frames are not held up for long. */
-const SLICE_MS = 12;
 /** A partial folder is passed on at most this often (each time the listing re-derives its rows). */
 const PROGRESS_MS = 200;
 /** Text parsed at most in one go (characters): some 500 items of a listing. */
 const PIECE = 64 * 1024;
-
-/**
- * Lets the browser paint and handle input. A message, not a timer: timers in background tabs are held back
- * to one a second, which would stretch a big listing's parsing into minutes.
- */
-function yieldToBrowser(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
 
 /**
  * Resolves once the page has painted what it was given (the frame after a render), or after 200 ms in a tab that
