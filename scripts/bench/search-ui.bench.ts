@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { startServer } from '../../tests/helpers/binary';
+import { signedInContext } from './bench-browser';
 
 const ROOT = resolve(import.meta.dir, '../..');
 const arg = (name: string, dflt: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1]! : dflt);
@@ -55,17 +56,8 @@ try {
     const longest: number[] = [];
     let count = '';
     for (let run = 0; run < RUNS; run++) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      const t = await login(); // a fresh session each run: the app renews (and so revokes) the one it starts with
-      await context.addCookies([{ name: 'auth', value: t, url: srv.url, sameSite: 'Strict' }]);
-      await context.addInitScript(`localStorage.setItem('jwt', ${JSON.stringify(t)});`);
-      await context.addInitScript(() => {
-        const w = window as unknown as { longest: number };
-        w.longest = 0;
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) w.longest = Math.max(w.longest, e.duration);
-        }).observe({ type: 'longtask', buffered: true });
-      });
+      // A fresh session each run: the app renews (and so revokes) the one it starts with.
+      const context = await signedInContext(browser, srv.url, await login(), { longTasks: true });
       const page = await context.newPage();
       await page.goto(`${srv.url}/files/`);
       await until(page, () => document.querySelector('[data-testid=item]') !== null || 0, 30_000);

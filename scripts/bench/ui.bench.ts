@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { signedInContext } from './bench-browser';
 
 const ROOT = resolve(import.meta.dir, '../..');
 const FROM_SOURCES = !process.env.FILEDECK_BIN && !!process.env.FILEDECK_WEB_DIR;
@@ -92,10 +93,8 @@ try {
   let jsGzip = 0;
   let jsRaw = 0;
   for (let run = 0; run < 5; run++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const token = await login(); // a fresh session each run: the app renews (and so revokes) the one it starts with
-    await context.addCookies([{ name: 'auth', value: token, url: base, sameSite: 'Strict' }]);
-    await context.addInitScript(`localStorage.setItem('jwt', ${JSON.stringify(token)});`);
+    // A fresh session each run: the app renews (and so revokes) the one it starts with.
+    const context = await signedInContext(browser, base, await login());
     // The first frame in which a window's worth of items is in the DOM (time since navigation start). The listing is
     // virtualised: only the rows in view (and a few more) are ever rendered.
     await context.addInitScript(pageMarks, { want: WINDOW_ITEMS, total: 0 });
@@ -126,18 +125,8 @@ try {
   }
   const huge = { first: [] as number[], complete: [] as number[], longest: [] as number[], selectAll: [] as number[] };
   for (let run = 0; run < 3; run++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const token = await login();
-    await context.addCookies([{ name: 'auth', value: token, url: base, sameSite: 'Strict' }]);
-    await context.addInitScript(`localStorage.setItem('jwt', ${JSON.stringify(token)});`);
-    // Long main-thread tasks (over 50 ms) from the start of the page: the longest one is how long the page froze.
-    await context.addInitScript(() => {
-      const w = window as unknown as { longest: number };
-      w.longest = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.longest = Math.max(w.longest, e.duration);
-      }).observe({ type: 'longtask', buffered: true });
-    });
+    // Long main-thread tasks from the start of the page: the longest one is how long the page froze.
+    const context = await signedInContext(browser, base, await login(), { longTasks: true });
     await context.addInitScript(pageMarks, { want: 1, total: HUGE });
     const page = await context.newPage();
     await page.goto(`${base}/files/huge/`, { waitUntil: 'commit' });
