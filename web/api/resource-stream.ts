@@ -2,7 +2,7 @@ import type { Resource } from '../../server/contract/resource';
 import { request } from './client';
 import { JsonItemsSplitter } from './json-items-splitter';
 import { asWebItems, firstPageApiPath, folderUrlOf, resourceApiPath, withUrls, type WebResource } from './resources';
-import { SLICE_MS, yieldToBrowser } from './yield-to-browser';
+import { timeSlices, yieldToBrowser } from './yield-to-browser';
 
 /** A partial folder is passed on at most this often (each time the listing re-derives its rows). */
 const PROGRESS_MS = 200;
@@ -59,7 +59,7 @@ async function streamResource(url: string, signal: AbortSignal, onPartial: (part
   let head: WebResource | null = null;
   let folderUrl = '';
   let published = -Infinity;
-  let sliceStart = performance.now();
+  const slice = timeSlices();
   // Parses one piece of text: the items it completes, the folder's own fields once the items start, a partial
   // folder when due, and a yield to the browser when this turn has run long enough.
   const take = async (text: string): Promise<void> => {
@@ -79,10 +79,7 @@ async function streamResource(url: string, signal: AbortSignal, onPartial: (part
       published = now;
       onPartial({ ...head, items: items.slice() });
     }
-    if (now - sliceStart >= SLICE_MS) {
-      await yieldToBrowser();
-      sliceStart = performance.now();
-    }
+    await slice(now);
   };
   try {
     for (;;) {

@@ -1,7 +1,7 @@
 import { request } from './client';
 import { pageConfig } from './page-config';
 import { encodePath } from './resources';
-import { SLICE_MS, yieldToBrowser } from './yield-to-browser';
+import { timeSlices } from './yield-to-browser';
 
 /** Text parsed and ranked at most in one go (characters): some 1,500 results. */
 const PIECE = 64 * 1024;
@@ -51,7 +51,7 @@ export async function streamSearch(base: string, query: string, signal: AbortSig
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
   let rest = '';
-  let sliceStart = performance.now();
+  const slice = timeSlices();
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -67,10 +67,7 @@ export async function streamSearch(base: string, query: string, signal: AbortSig
         const batch = rest.slice(0, cut).split('\n').flatMap((l) => parseLine(l) ?? []);
         rest = rest.slice(cut + 1);
         if (batch.length) onHits(batch);
-        if (performance.now() - sliceStart >= SLICE_MS) {
-          await yieldToBrowser();
-          sliceStart = performance.now();
-        }
+        await slice();
       }
     }
     const last = parseLine(rest + decoder.decode());
