@@ -46,16 +46,18 @@ async function bunTest(name: string, paths: string[], extra: string[] = [], retr
     // The files that had a failing test: "(fail)" lines follow their file's "path:" header.
     const failedFiles = new Set<string>();
     const failures = new Set<string>();
+    const passedIn = new Map<string, number>();
     let file = '';
     for (const line of out.split('\n')) {
       if (/^tests\/\S+\.test\.ts:$/.test(line)) file = line.slice(0, -1);
       else if (/^\d+ tests? failed:$/.test(line)) break; // bun's recap repeats them, under no file header
+      else if (line.startsWith('(pass)') && file) passedIn.set(file, (passedIn.get(file) ?? 0) + 1);
       else if (line.startsWith('(fail)') && file) {
         failedFiles.add(file);
         failures.add(`${file}: ${line.replace(/ \[[\d.]+m?s\]$/, '')}`);
       }
     }
-    return { passed: count('pass'), failed, failedFiles: [...failedFiles], failures: [...failures], ms: ms(out) };
+    return { passed: count('pass'), passedIn, failed, failedFiles: [...failedFiles], failures: [...failures], ms: ms(out) };
   };
   const first = await attempt(name, paths);
   let { passed, failed, failures } = first;
@@ -66,10 +68,11 @@ async function bunTest(name: string, paths: string[], extra: string[] = [], retr
     console.log(`\n${name}: ${first.failed} failed in ${first.failedFiles.join(', ')}; running those files once more`);
     const again = await attempt(`${name} (retry)`, first.failedFiles);
     total += again.ms;
-    // The retried files hold every first-run failure; their tests are counted once, by the retry.
+    // The retried files hold every first-run failure; their tests are counted once, by the retry (a file whose
+    // setup failed ran none of its tests the first time).
     failed = again.failed;
     failures = again.failures;
-    passed = first.passed + first.failed - again.failed;
+    passed = first.passed - first.failedFiles.reduce((n, f) => n + (first.passedIn.get(f) ?? 0), 0) + again.passed;
     console.log(`${name}: after the retry ${failed} failed`);
   }
   results.push({ name, passed, failed, ms: total, failures });
