@@ -47,6 +47,26 @@ describe('ranking as results stream in', () => {
     expect(runs.size).toBe(paths.length);
     for (const n of [0, 1, 50, 599, 600, 1000]) expect(runs.head(n).map((h) => h.path)).toEqual(all.slice(0, n));
   });
+  test('big merges spread over the batches that follow read the same best hits at every moment', () => {
+    const q = queryTerms('report');
+    const paths = Array.from({ length: 3000 }, (_, i) => `d${(i * 7919) % 13}/${i % 3 ? 'old ' : ''}report${(i * 104729) % 3001}${i % 4 ? '.txt' : ''}`);
+    // Merges of more than 40 hits advance 7 steps per batch: most of the time one is under way.
+    const runs = new RankedRuns<{ path: string }>(q, { atOnce: 40, steps: 7 });
+    let added = 0;
+    let seenPending = 0;
+    let batches = 0;
+    for (let size = 1; added < paths.length; size = 1 + ((size * 5 + 3) % 61)) {
+      runs.add(paths.slice(added, added + size).map((path) => ({ path })));
+      added = Math.min(paths.length, added + size);
+      if ((runs as unknown as { pending: unknown }).pending) seenPending++;
+      if (++batches % 4 === 0 || added === paths.length) {
+        const best = rankHits(paths.slice(0, added).map((path) => ({ path })), q).map((h) => h.path);
+        for (const n of [1, 25, added]) expect(runs.head(n).map((h) => h.path)).toEqual(best.slice(0, n));
+      }
+    }
+    expect(seenPending).toBeGreaterThan(20);
+    expect(runs.size).toBe(paths.length);
+  });
 });
 
 describe('highlightParts', () => {

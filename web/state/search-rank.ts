@@ -46,25 +46,23 @@ export function naturalKey(path: string): string {
   return path.toLowerCase().replace(/\d+/g, (run) => run.replace(/^0+(?=\d)/, '').padStart(20, '0'));
 }
 
-/** A hit with its rank key and natural key, computed once when it arrives. */
+/** A hit with its rank key (as one number: rankNumber) and natural key, computed once when it arrives. */
 export interface RankedHit<T> {
   hit: T;
-  key: [number, number, number];
+  rank: number;
   natural: string;
 }
 
+/** rankKey's three parts as one number in the same order (each part below 2^20: a path or name is far shorter). */
+const rankNumber = ([tier, depth, length]: [number, number, number]) => tier * 2 ** 40 + Math.min(depth, 2 ** 20 - 1) * 2 ** 20 + Math.min(length, 2 ** 20 - 1);
+
 function compareRanked<T extends { path: string }>(a: RankedHit<T>, b: RankedHit<T>): number {
-  return (
-    a.key[0] - b.key[0] ||
-    a.key[1] - b.key[1] ||
-    a.key[2] - b.key[2] ||
-    (a.natural < b.natural ? -1 : a.natural > b.natural ? 1 : a.hit.path < b.hit.path ? -1 : a.hit.path > b.hit.path ? 1 : 0)
-  );
+  return a.rank - b.rank || (a.natural < b.natural ? -1 : a.natural > b.natural ? 1 : a.hit.path < b.hit.path ? -1 : a.hit.path > b.hit.path ? 1 : 0);
 }
 
 /** Hits with their keys, best first; ties in natural path order, so the list is stable as more results arrive. */
 export function rankedHits<T extends { path: string }>(hits: T[], q: QueryTerms): RankedHit<T>[] {
-  return hits.map((hit) => ({ hit, key: rankKey(hit.path, q), natural: naturalKey(hit.path) })).sort(compareRanked);
+  return hits.map((hit) => ({ hit, rank: rankNumber(rankKey(hit.path, q)), natural: naturalKey(hit.path) })).sort(compareRanked);
 }
 
 /** Two ranked lists as one, in one pass. */
@@ -81,18 +79,44 @@ export function mergeRanked<T extends { path: string }>(a: RankedHit<T>[], b: Ra
   return out;
 }
 
+/** A merge of two runs done in steps: `out[0, k)` holds the best of both so far, `a[i…]` and `b[j…]` the rest. */
+interface PendingMerge<T> {
+  a: RankedHit<T>[];
+  b: RankedHit<T>[];
+  out: RankedHit<T>[];
+  i: number;
+  j: number;
+  k: number;
+}
+/** A merge of at most this many hits is done at once (~2 ms); a bigger one is spread over the batches that follow. */
+const MERGE_AT_ONCE = 8_192;
+/**
+ * Merge steps done per added batch (~1,500 hits) for a merge in progress (~3 ms). Fewer than ~log2(n) merges of each
+ * hit need at 250,000 hits: the merges then lag and more runs are kept, which only costs reading the best (a
+ * comparison per run for each hit shown).
+ */
+const MERGE_STEPS = 12_288;
+
 /**
  * A search's hits ranked as they stream in. Each batch is ranked alone, as a run; runs are merged pairwise when the
  * newer one has grown to half the older one's size, so there are never more than ~log2(n) of them and each hit is
- * merged ~log2(n) times in all. The best `n` are read by merging the runs' heads only. Re-sorting everything
- * received on every batch froze the page for 2.5 s at a time with 83,590 hits; a merge of everything per batch
- * still took half a second at 250,000.
+ * merged ~log2(n) times in all. A big merge (more than MERGE_AT_ONCE hits) advances by MERGE_STEPS per batch, so
+ * no batch holds the page for long (merging 32,768 hits at once took ~40 ms in Chromium; at 250,000 the last merges
+ * were the page's longest tasks). The best
+ * `n` are read by merging the heads of the runs, a merge in progress counting as its three sorted parts. Re-sorting
+ * everything received on every batch froze the page for 2.5 s at a time with 83,590 hits.
  */
 export class RankedRuns<T extends { path: string }> {
+  /** Longest first. */
   private runs: RankedHit<T>[][] = [];
+  private pending: PendingMerge<T> | null = null;
   private count = 0;
 
-  constructor(private readonly q: QueryTerms) {}
+  /** `limits` are for tests: merges of at most `atOnce` hits are done at once, others advance `steps` per batch. */
+  constructor(
+    private readonly q: QueryTerms,
+    private readonly limits = { atOnce: MERGE_AT_ONCE, steps: MERGE_STEPS },
+  ) {}
 
   get size(): number {
     return this.count;
@@ -100,27 +124,60 @@ export class RankedRuns<T extends { path: string }> {
 
   add(hits: T[]): void {
     if (!hits.length) return;
-    this.runs.push(rankedHits(hits, this.q));
     this.count += hits.length;
+    this.place(rankedHits(hits, this.q));
+    this.advance(this.limits.steps);
+  }
+
+  /** Adds a run where its length belongs, merging it with the run before while that one is at most twice as long. */
+  private place(run: RankedHit<T>[]): void {
     const r = this.runs;
-    while (r.length > 1 && r[r.length - 2]!.length <= 2 * r[r.length - 1]!.length) {
-      const b = r.pop()!;
-      r.push(mergeRanked(r.pop()!, b));
+    let at = r.length;
+    while (at > 0 && r[at - 1]!.length < run.length) at--;
+    r.splice(at, 0, run);
+    for (let k = r.length - 1; k > 0; k--) {
+      if (r[k - 1]!.length > 2 * r[k]!.length) continue;
+      const total = r[k - 1]!.length + r[k]!.length;
+      if (total <= this.limits.atOnce) {
+        const [a, b] = r.splice(k - 1, 2);
+        return this.place(mergeRanked(a!, b!));
+      }
+      if (!this.pending) {
+        const [a, b] = r.splice(k - 1, 2);
+        this.pending = { a: a!, b: b!, out: new Array<RankedHit<T>>(total), i: 0, j: 0, k: 0 };
+        return;
+      }
     }
+  }
+
+  /** Up to `steps` steps of the merge in progress; a finished merge takes its place among the runs. */
+  private advance(steps: number): void {
+    const m = this.pending;
+    if (!m) return;
+    const { a, b, out } = m;
+    let { i, j, k } = m;
+    const stop = Math.min(out.length, k + steps);
+    while (k < stop && i < a.length && j < b.length) out[k++] = compareRanked(b[j]!, a[i]!) < 0 ? b[j++]! : a[i++]!;
+    while (k < stop && i < a.length) out[k++] = a[i++]!;
+    while (k < stop && j < b.length) out[k++] = b[j++]!;
+    Object.assign(m, { i, j, k });
+    if (k < out.length) return;
+    this.pending = null;
+    this.place(out);
   }
 
   /** The best `n` hits, best first. */
   head(n: number): T[] {
-    const at = this.runs.map(() => 0);
+    const m = this.pending;
+    // Each part is [items, next, end]: the runs, and a merge in progress as what it has merged and both remainders.
+    const parts: [RankedHit<T>[], number, number][] = this.runs.map((r) => [r, 0, r.length]);
+    if (m) parts.push([m.out, 0, m.k], [m.a, m.i, m.a.length], [m.b, m.j, m.b.length]);
     const out: T[] = [];
     while (out.length < n) {
-      let best = -1;
-      for (let i = 0; i < this.runs.length; i++) {
-        const x = this.runs[i]![at[i]!];
-        if (x && (best < 0 || compareRanked(x, this.runs[best]![at[best]!]!) < 0)) best = i;
-      }
-      if (best < 0) break;
-      out.push(this.runs[best]![at[best]!++]!.hit);
+      let best: [RankedHit<T>[], number, number] | null = null;
+      for (const p of parts) if (p[1] < p[2] && (!best || compareRanked(p[0][p[1]]!, best[0][best[1]]!) < 0)) best = p;
+      if (!best) break;
+      out.push(best[0][best[1]++]!.hit);
     }
     return out;
   }

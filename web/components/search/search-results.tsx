@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type UIEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
@@ -36,8 +36,11 @@ function HitIcon({ hit, path, thumbs }: { hit: SearchHit; path: string; thumbs: 
   return <Icon name={hit.dir ? 'folder' : IMAGE.test(name) ? 'fileImage' : kindIcon(name)} className={hit.dir ? 'search__icon is-dir' : 'search__icon'} />;
 }
 
-function HitRow({ hit, n, active, basePath, terms, thumbs }: { hit: SearchHit; n: number; active: boolean; basePath: string; terms: QueryTerms; thumbs: boolean }) {
-  const { t } = useTranslation();
+/**
+ * One result. Memoised, with props that stay the same objects while the results stream in (the hit itself, the
+ * query's terms, the kind's label): a new batch re-renders the rows that changed, not all that are shown.
+ */
+const HitRow = memo(function HitRow({ hit, n, active, basePath, terms, thumbs, kind }: { hit: SearchHit; n: number; active: boolean; basePath: string; terms: QueryTerms; thumbs: boolean; kind: string }) {
   const cut = hit.path.lastIndexOf('/');
   const name = hit.path.slice(cut + 1);
   const folder = cut > 0 ? hit.path.slice(0, cut) : '';
@@ -56,11 +59,11 @@ function HitRow({ hit, n, active, basePath, terms, thumbs }: { hit: SearchHit; n
             </bdi>
           )}
         </span>
-        <span className="search__kind">{t(hit.dir ? 'search.folder' : 'search.file')}</span>
+        <span className="search__kind">{kind}</span>
       </Link>
     </li>
   );
-}
+});
 
 /** Results as they stream in, best match first: 50 at first, 50 more each time the list is scrolled near its end. */
 export function SearchResults() {
@@ -69,7 +72,7 @@ export function SearchResults() {
   const { user } = useSnapshot(auth);
   const list = useRef<HTMLUListElement>(null);
   const shown = snap.hits.slice(0, snap.shown);
-  const terms = queryTerms(snap.ranQuery);
+  const terms = useMemo(() => queryTerms(snap.ranQuery), [snap.ranQuery]);
   const thumbs = pageConfig.EnableThumbs && !!user?.perm.download;
 
   useEffect(() => {
@@ -102,7 +105,7 @@ export function SearchResults() {
       {shown.length > 0 && (
         <ul className="search__list" id="search-listbox" role="listbox" aria-label={t('search.title')} ref={list}>
           {shown.map((hit, n) => (
-            <HitRow key={hit.path} hit={hit} n={n} active={n === snap.active} basePath={snap.basePath} terms={terms} thumbs={thumbs} />
+            <HitRow key={hit.path} hit={hit} n={n} active={n === snap.active} basePath={snap.basePath} terms={terms} thumbs={thumbs} kind={t(hit.dir ? 'search.folder' : 'search.file')} />
           ))}
         </ul>
       )}
