@@ -61,6 +61,9 @@ export async function streamSearch(base: string, query: string, signal: AbortSig
       // browser whenever a slice of work is used up.
       const text = decoder.decode(value, { stream: true });
       for (let at = 0; at < text.length; at += PIECE) {
+        // A newer search aborts this one: the rest of what was received is not parsed (a chunk can hold megabytes,
+        // whose parsing held up the newer search's first results).
+        signal.throwIfAborted();
         rest += text.slice(at, at + PIECE);
         const cut = rest.lastIndexOf('\n');
         if (cut < 0) continue;
