@@ -87,7 +87,11 @@ async function streamResource(url: string, signal: AbortSignal, onPartial: (part
       if (done) break;
       // An answer that arrived while the app was starting (early-request.ts) is read in pieces of megabytes: cut
       // them, so that the first items are shown once their own text is parsed, not the whole piece's.
-      for (let at = 0; at < value.length; at += PIECE) await take(value.length <= PIECE ? value : value.slice(at, at + PIECE));
+      // Navigating away aborts the listing: the rest of what was received is not parsed.
+      for (let at = 0; at < value.length; at += PIECE) {
+        signal.throwIfAborted();
+        await take(value.length <= PIECE ? value : value.slice(at, at + PIECE));
+      }
     }
   } finally {
     reader.releaseLock();
