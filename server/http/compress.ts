@@ -77,7 +77,8 @@ export function compressResponse(request: Request, res: Response): Response | Pr
   headers.set('Content-Encoding', use);
   headers.append('Vary', 'Accept-Encoding');
   if (small) return compressedWhole(res, use, headers);
-  return new Response(compressed(res.body, coding), { status: res.status, statusText: res.statusText, headers });
+  const progressive = (res.headers.get('content-type') ?? '').startsWith('application/x-ndjson');
+  return new Response(compressed(res.body, coding, progressive), { status: res.status, statusText: res.statusText, headers });
 }
 
 /**
@@ -101,7 +102,12 @@ async function compressedWhole(res: Response, coding: Coding, headers: Headers):
   return new Response(out, { status: res.status, statusText: res.statusText, headers });
 }
 
-function compressed(body: ReadableStream<Uint8Array>, coding: Coding): ReadableStream<Uint8Array> {
+/**
+ * `progressive`: every chunk is flushed as it is written. A search's results (NDJSON) come in chunks its route has
+ * already sized (64 KB or 50 ms of searching): without a flush, the results of a slow search (the walk while the
+ * index builds) waited in the compressor's buffer until tens of KB more arrived, and gzip sent none before that.
+ */
+function compressed(body: ReadableStream<Uint8Array>, coding: Coding, progressive: boolean): ReadableStream<Uint8Array> {
   const z =
     coding === 'br'
       ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } })
@@ -128,7 +134,7 @@ function compressed(body: ReadableStream<Uint8Array>, coding: Coding): ReadableS
         const room = z.write(value);
         // The head and the first items go out at once (a listing's first screen), not when the compressor's
         // buffers fill: brotli held them back for ~200 ms of a 100,000-item folder.
-        if (n === 1) z.flush();
+        if (n === 1 || progressive) z.flush();
         if (!room) await writable();
       }
     } catch (e) {
