@@ -106,6 +106,8 @@ describe('search', () => {
     // ↑ from the input goes to the last result shown (never renders all of them); ↓ past it shows 50 more.
     await page.press('[data-testid=search-input]', 'ArrowUp');
     expect(await page.getAttribute('[data-testid=search-input]', 'aria-activedescendant')).toBe('search-hit-49');
+    // The list scrolled to that result: once its scroll event has been handled (two frames), still 50.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     expect(await page.locator('[data-testid=search-hit]').count()).toBe(50);
     await page.press('[data-testid=search-input]', 'ArrowDown');
     expect(await page.getAttribute('[data-testid=search-input]', 'aria-activedescendant')).toBe('search-hit-50');

@@ -71,16 +71,25 @@ export function SearchResults() {
   const snap = useSnapshot(searchState);
   const { user } = useSnapshot(auth);
   const list = useRef<HTMLUListElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  /** Where ↑/↓ last scrolled the list to: that scroll is not the user scrolling toward more results. */
+  const keyedTop = useRef<number | null>(null);
   const shown = snap.hits.slice(0, snap.shown);
   const terms = useMemo(() => queryTerms(snap.ranQuery), [snap.ranQuery]);
   const thumbs = pageConfig.EnableThumbs && !!user?.perm.download;
 
   useEffect(() => {
-    if (snap.active >= 0) document.getElementById(hitId(snap.active))?.scrollIntoView({ block: 'nearest' });
+    if (snap.active < 0) return;
+    document.getElementById(hitId(snap.active))?.scrollIntoView({ block: 'nearest' });
+    keyedTop.current = box.current?.scrollTop ?? null;
   }, [snap.active]);
 
+  // More results when the user scrolls near the end. ↑ from the input to the last result shown scrolls there too,
+  // and must not add 50 more (↓ past it does, through moveActive): a scroll event at the position ↑/↓ left is theirs.
   const onScroll = (e: UIEvent<HTMLElement>) => {
     const el = e.currentTarget;
+    if (el.scrollTop === keyedTop.current) return;
+    keyedTop.current = null;
     if (el.scrollHeight - el.scrollTop - el.clientHeight <= MORE_WITHIN_PX) showMoreResults();
   };
 
@@ -90,7 +99,7 @@ export function SearchResults() {
   else if (snap.searched && !snap.searching && snap.received === 0) status = t('search.noResults');
 
   return (
-    <div className="search__results" onScroll={onScroll} data-testid="search-results">
+    <div className="search__results" onScroll={onScroll} ref={box} data-testid="search-results">
       {snap.received > 0 && (
         <p className="search__count" role="status" data-testid="search-count">
           {t('search.results', { count: snap.received })}
