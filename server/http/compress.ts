@@ -61,7 +61,8 @@ export function negotiate(header: string | null): Coding | null {
  */
 export function compressResponse(request: Request, res: Response): Response | Promise<Response> {
   if (request.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304) return res;
-  if (res.headers.has('content-encoding') || !COMPRESSIBLE.test(res.headers.get('content-type') ?? '')) return res;
+  const type = res.headers.get('content-type') ?? '';
+  if (res.headers.has('content-encoding') || !COMPRESSIBLE.test(type)) return res;
   const length = res.headers.get('content-length');
   if (length !== null && Number(length) < COMPRESS_MIN) return res;
   const header = request.headers.get('accept-encoding');
@@ -77,8 +78,7 @@ export function compressResponse(request: Request, res: Response): Response | Pr
   headers.set('Content-Encoding', use);
   headers.append('Vary', 'Accept-Encoding');
   if (small) return compressedWhole(res, use, headers);
-  const progressive = (res.headers.get('content-type') ?? '').startsWith('application/x-ndjson');
-  return new Response(compressed(res.body, coding, progressive), { status: res.status, statusText: res.statusText, headers });
+  return new Response(compressed(res.body, coding, type.startsWith('application/x-ndjson')), { status: res.status, statusText: res.statusText, headers });
 }
 
 /**

@@ -65,20 +65,6 @@ export function rankedHits<T extends { path: string }>(hits: T[], q: QueryTerms)
   return hits.map((hit) => ({ hit, rank: rankNumber(rankKey(hit.path, q)), natural: naturalKey(hit.path) })).sort(compareRanked);
 }
 
-/** Two ranked lists as one, in one pass. */
-export function mergeRanked<T extends { path: string }>(a: RankedHit<T>[], b: RankedHit<T>[]): RankedHit<T>[] {
-  if (!a.length) return b;
-  if (!b.length) return a;
-  const out = new Array<RankedHit<T>>(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) out[k++] = compareRanked(b[j]!, a[i]!) < 0 ? b[j++]! : a[i++]!;
-  while (i < a.length) out[k++] = a[i++]!;
-  while (j < b.length) out[k++] = b[j++]!;
-  return out;
-}
-
 /** A merge of two runs done in steps: `out[0, k)` holds the best of both so far, `a[i…]` and `b[j…]` the rest. */
 interface PendingMerge<T> {
   a: RankedHit<T>[];
@@ -88,6 +74,30 @@ interface PendingMerge<T> {
   j: number;
   k: number;
 }
+
+const startMerge = <T>(a: RankedHit<T>[], b: RankedHit<T>[]): PendingMerge<T> => ({ a, b, out: new Array<RankedHit<T>>(a.length + b.length), i: 0, j: 0, k: 0 });
+
+/** Up to `steps` more steps of a merge (on ties `a` first); whether it is complete. */
+function stepMerge<T extends { path: string }>(m: PendingMerge<T>, steps: number): boolean {
+  const { a, b, out } = m;
+  let { i, j, k } = m;
+  const stop = Math.min(out.length, k + steps);
+  while (k < stop && i < a.length && j < b.length) out[k++] = compareRanked(b[j]!, a[i]!) < 0 ? b[j++]! : a[i++]!;
+  while (k < stop && i < a.length) out[k++] = a[i++]!;
+  while (k < stop && j < b.length) out[k++] = b[j++]!;
+  Object.assign(m, { i, j, k });
+  return k === out.length;
+}
+
+/** Two ranked lists as one, in one pass. */
+export function mergeRanked<T extends { path: string }>(a: RankedHit<T>[], b: RankedHit<T>[]): RankedHit<T>[] {
+  if (!a.length) return b;
+  if (!b.length) return a;
+  const m = startMerge(a, b);
+  stepMerge(m, m.out.length);
+  return m.out;
+}
+
 /** A merge of at most this many hits is done at once (~2 ms); a bigger one is spread over the batches that follow. */
 const MERGE_AT_ONCE = 8_192;
 /**
@@ -137,14 +147,13 @@ export class RankedRuns<T extends { path: string }> {
     r.splice(at, 0, run);
     for (let k = r.length - 1; k > 0; k--) {
       if (r[k - 1]!.length > 2 * r[k]!.length) continue;
-      const total = r[k - 1]!.length + r[k]!.length;
-      if (total <= this.limits.atOnce) {
+      if (r[k - 1]!.length + r[k]!.length <= this.limits.atOnce) {
         const [a, b] = r.splice(k - 1, 2);
         return this.place(mergeRanked(a!, b!));
       }
       if (!this.pending) {
         const [a, b] = r.splice(k - 1, 2);
-        this.pending = { a: a!, b: b!, out: new Array<RankedHit<T>>(total), i: 0, j: 0, k: 0 };
+        this.pending = startMerge(a!, b!);
         return;
       }
     }
@@ -153,17 +162,9 @@ export class RankedRuns<T extends { path: string }> {
   /** Up to `steps` steps of the merge in progress; a finished merge takes its place among the runs. */
   private advance(steps: number): void {
     const m = this.pending;
-    if (!m) return;
-    const { a, b, out } = m;
-    let { i, j, k } = m;
-    const stop = Math.min(out.length, k + steps);
-    while (k < stop && i < a.length && j < b.length) out[k++] = compareRanked(b[j]!, a[i]!) < 0 ? b[j++]! : a[i++]!;
-    while (k < stop && i < a.length) out[k++] = a[i++]!;
-    while (k < stop && j < b.length) out[k++] = b[j++]!;
-    Object.assign(m, { i, j, k });
-    if (k < out.length) return;
+    if (!m || !stepMerge(m, steps)) return;
     this.pending = null;
-    this.place(out);
+    this.place(m.out);
   }
 
   /** The best `n` hits, best first. */

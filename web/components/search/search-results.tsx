@@ -74,7 +74,8 @@ export function SearchResults() {
   const box = useRef<HTMLDivElement>(null);
   /** Where ↑/↓ last scrolled the list to: that scroll is not the user scrolling toward more results. */
   const keyedTop = useRef<number | null>(null);
-  const shown = snap.hits.slice(0, snap.shown);
+  // The state holds the best `shown` hits only (search.state.ts showHead).
+  const shown = snap.hits;
   const terms = useMemo(() => queryTerms(snap.ranQuery), [snap.ranQuery]);
   const thumbs = pageConfig.EnableThumbs && !!user?.perm.download;
 
