@@ -110,6 +110,32 @@ describe('order and shape', () => {
     expect(names).not.toContain('linked'); // a link to a denied folder is denied with it
     expect(res.numDirs).toBe(1);
   });
+  test('types are the same whether a listing is described at once (small, no dangling link), through its batches (a dangling link) or streamed (big)', async () => {
+    await setSorting('name', false);
+    // Contents decide the type of names without a known extension (typeDetectionByHeader, on by default).
+    const typed = (dir: string) => {
+      mkdirSync(join(t.root, dir, 'sub'), { recursive: true });
+      writeFileSync(join(t.root, dir, 'NOTES'), 'plain words\n');
+      writeFileSync(join(t.root, dir, 'blob'), new Uint8Array([0, 1, 2, 0, 255, 0, 7]));
+      writeFileSync(join(t.root, dir, 'photo.jpg'), 'not really a jpeg');
+      writeFileSync(join(t.root, dir, 'clip.mp4'), '');
+      writeFileSync(join(t.root, dir, 'clip.srt'), '1');
+    };
+    const want: Record<string, string> = { NOTES: 'text', blob: 'blob', 'photo.jpg': 'image', 'clip.mp4': 'video', 'clip.srt': 'text' };
+    const typesOf = (res: Resource): Record<string, string> => Object.fromEntries(res.items!.filter((i) => i.name in want).map((i) => [i.name, i.type]));
+    typed('typed-small');
+    typed('typed-link');
+    symlinkSync('nowhere', join(t.root, 'typed-link', 'dangling'));
+    typed('typed-big');
+    for (let i = 0; i < 100; i++) closeSync(openSync(join(t.root, 'typed-big', `filler-${i}.txt`), 'w'));
+    for (const dir of ['typed-small', 'typed-link', 'typed-big']) {
+      const res = await listing(`/api/resources/${dir}/`);
+      expect(typesOf(res)).toEqual(want);
+      expect(res.items!.find((i) => i.name === 'clip.mp4')?.subtitles).toEqual([`/${dir}/clip.srt`]);
+      expect(res.items![0]).toMatchObject({ name: 'sub', isDir: true });
+      if (dir === 'typed-link') expect(res.items!.find((i) => i.name === 'dangling')?.type).toBe('invalid_link');
+    }
+  });
 });
 
 describe('paging', () => {

@@ -87,12 +87,11 @@ export class FolderListing {
         const sniffs: Promise<void>[] = [];
         const stop = Math.min(end, at + BATCH);
         for (let k = at; k < stop; k++) {
-          const i = this.order[k]!;
-          const name = this.names[i]!;
           ahead?.seek(k - page.offset);
-          this.known?.seek(i);
-          let e = this.actor.fs.entryNow(this.real, name, dir);
-          if (e === undefined) e = await this.actor.fs.entry(this.real, name, dir);
+          if (this.describeAt(k, dir, batch, sniffs)) continue;
+          // A dangling link: where it points is checked asynchronously (entry()).
+          const name = this.names[this.order[k]!]!;
+          const e = await this.actor.fs.entry(this.real, name, dir);
           if (e) batch.push(this.describeEntry(name, e, sniffs));
         }
         if (sniffs.length) await Promise.all(sniffs);
@@ -103,6 +102,41 @@ export class FolderListing {
       await ahead?.close();
       dir.close();
     }
+  }
+
+  /**
+   * items() of a page of at most one batch, described without a promise when nothing in it needs one (a small
+   * folder's listing, the common request: the generator's machinery cost more than describing 20 entries).
+   * Undefined when an entry does (a dangling link: entry() checks where it points); items() then answers. Content
+   * sniffs (typeDetectionByHeader) are started and handed back: each sets its item's type when it settles.
+   */
+  itemsNow(page: Page = { offset: 0, limit: Number.MAX_SAFE_INTEGER }): { items: Resource[]; sniffs: Promise<void>[] } | undefined {
+    const end = Math.min(this.order.length, page.offset + page.limit);
+    if (end - page.offset > BATCH) return undefined;
+    const dir = this.actor.fs.dirReader(this.real);
+    if (this.known) dir.ahead = this.known;
+    try {
+      const items: Resource[] = [];
+      const sniffs: Promise<void>[] = [];
+      for (let k = page.offset; k < end; k++) if (!this.describeAt(k, dir, items, sniffs)) return undefined;
+      return { items, sniffs };
+    } finally {
+      dir.close();
+    }
+  }
+
+  /**
+   * Describes the entry at position `k` of the listing's order into `out` (nothing when it vanished or is not
+   * shown); false when it cannot be decided without waiting (entryNow(): a dangling link).
+   */
+  private describeAt(k: number, dir: DirReader, out: Resource[], sniffs: Promise<void>[]): boolean {
+    const i = this.order[k]!;
+    const name = this.names[i]!;
+    this.known?.seek(i);
+    const e = this.actor.fs.entryNow(this.real, name, dir);
+    if (e === undefined) return false;
+    if (e) out.push(this.describeEntry(name, e, sniffs));
+    return true;
   }
 
   /** The names of positions [from, to) in the listing's order. */
