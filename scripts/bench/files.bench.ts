@@ -47,6 +47,9 @@ function ensureNginx(): string | null {
 
 const work = mkdtempSync(join(tmpdir(), 'filedeck-files-bench-'));
 const data = join(work, 'files');
+/** Every process started here: stopped, and their exit awaited, before the work folder goes (a server still shutting
+ * down writes into it, and the removal would leave a folder behind). */
+const procs: ReturnType<typeof spawn>[] = [];
 try {
   console.log(`preparing data in ${work} ...`);
   mkdirSync(join(data, 'ten-k'), { recursive: true });
@@ -68,6 +71,7 @@ try {
   const port = await freePort();
   const start = () => {
     const p = spawn([BIN, 'serve', '-p', String(port), '-d', join(work, 'db.sqlite'), '-r', data, '--password', PW, '--log', ''], { stdout: 'ignore', stderr: 'ignore' });
+    procs.push(p);
     return p;
   };
   const base = `http://127.0.0.1:${port}`;
@@ -98,6 +102,7 @@ http { access_log off; sendfile on; tcp_nopush on; client_body_temp_path ${work}
   server { listen 127.0.0.1:${nport}; root ${data}; location / { autoindex on; autoindex_format json; } } }
 `);
     nginx = spawn([nginxBin, '-c', conf, '-p', work], { stdout: 'ignore', stderr: 'ignore' });
+    procs.push(nginx);
     for (let i = 0; i < 200; i++) {
       try {
         if ((await fetch(`http://127.0.0.1:${nport}/`)).ok) break;
@@ -179,5 +184,7 @@ http { access_log off; sendfile on; tcp_nopush on; client_body_temp_path ${work}
   server.kill();
   nginx?.kill();
 } finally {
+  for (const p of procs) p.kill();
+  await Promise.all(procs.map((p) => p.exited));
   rmSync(work, { recursive: true, force: true });
 }

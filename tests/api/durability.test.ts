@@ -135,6 +135,8 @@ describe('disk full and database full', () => {
   test('a full files volume is 507 with a message on POST, PUT, tus PATCH and copy, leaving no temp', async () => {
     const mnt = join(process.env.TMPDIR ?? '/tmp', `filedeck-full-${process.pid}`);
     mkdirSync(mnt, { recursive: true });
+    // Undone in reverse order: unmounted first (below), then the empty mount point removed.
+    cleanups.push(() => rmSync(mnt, { recursive: true, force: true }));
     const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mnt]);
     if (m.status !== 0) {
       console.log(`skipped: cannot mount a 2 MiB tmpfs (${m.stderr?.toString().trim() || 'no privileges'})`);

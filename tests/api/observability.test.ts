@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHttpApp } from '../../server/app';
 import { createLogger } from '../../server/core/log';
@@ -76,7 +76,11 @@ describe('health and readiness', () => {
 
   test('/ready answers 503 when the database cannot be reached', async () => {
     const t = await makeTestApp();
-    cleanup.push(async () => {});
+    // Closed as far as it still goes (its database is closed below), and its folder removed whatever that says.
+    cleanup.push(async () => {
+      await t.close().catch(() => {});
+      rmSync(t.dir, { recursive: true, force: true });
+    });
     await t.s.db.close();
     const r = await t.req('GET', '/ready');
     expect(r.status).toBe(503);

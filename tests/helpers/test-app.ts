@@ -47,10 +47,23 @@ export interface TestApp {
 /** A fresh temp folder with a real database (SQLite, or PostgreSQL with FILEDECK_TEST_PG), a files root and a first admin. */
 export async function makeTestApp(flags: Partial<Record<keyof Config, unknown>> = {}, settings: Record<string, unknown> = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'filedeck-test-'));
+  // A setup that fails (a configuration a test expects refused) leaves no folder or open database behind.
+  let opened: Services | null = null;
+  try {
+    return await buildTestApp(dir, flags, settings, (s) => (opened = s));
+  } catch (e) {
+    await (opened as Services | null)?.close().catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+async function buildTestApp(dir: string, flags: Partial<Record<keyof Config, unknown>>, settings: Record<string, unknown>, opened: (s: Services) => void): Promise<TestApp> {
   const db = await testDatabase(dir);
   // The preview cache stays under db/ on both engines (on PostgreSQL it would default to beside the files root).
   const config = loadConfig({ noDefaultFiles: true, env: {}, flags: { root: join(dir, 'files'), database: db.database, cacheDir: join(dir, 'db', 'cache'), ...flags } });
   const s = await createServices(config, silentLogger);
+  opened(s);
   await initialise(s, { username: 'admin', password: ADMIN_PASSWORD });
   if (Object.keys(settings).length) (await s.settings.update(settings, Object.keys(settings)));
   const app = await createHttpApp(s);
