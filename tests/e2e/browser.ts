@@ -48,11 +48,33 @@ export async function loginThroughForm(page: Page, username: string, password: s
   await page.click('button[type=submit]');
 }
 
-/** Logs in through the form and waits for the listing. */
+/**
+ * Logs in through the form and waits for the listing. When the listing never comes, the error says what the page
+ * showed instead (its address, the form's message, what the login request answered) and where a screenshot of it
+ * is: a rare CI timeout here could not be reproduced on demand, so the next one must explain itself.
+ */
 export async function loginAs(page: Page, base: string, username: string, password: string): Promise<void> {
   await page.goto(`${base}/login`);
-  await loginThroughForm(page, username, password);
-  await page.waitForURL(`${base}/files/`);
+  const answers: string[] = [];
+  const onResponse = (r: { url(): string; status(): number }) => void (r.url().endsWith('/api/login') && answers.push(String(r.status())));
+  page.on('response', onResponse);
+  try {
+    await loginThroughForm(page, username, password);
+    await page.waitForURL(`${base}/files/`);
+  } catch (e) {
+    const shot = join(tmpdir(), `filedeck-login-timeout-${Date.now()}.png`);
+    const seen = await page
+      .evaluate(() => ({
+        message: document.querySelector('[data-testid=login-error]')?.textContent ?? null,
+        username: (document.querySelector('input[name=username]') as HTMLInputElement | null)?.value ?? null,
+        busy: document.querySelector('form')?.getAttribute('aria-busy') ?? null,
+      }))
+      .catch(() => null);
+    await page.screenshot({ path: shot }).catch(() => {});
+    throw new Error(`login as ${username} did not reach /files/: at ${page.url()}, form ${JSON.stringify(seen)}, /api/login answered [${answers.join(', ')}], screenshot ${shot}\n${(e as Error).message}`);
+  } finally {
+    page.off('response', onResponse);
+  }
 }
 
 /** A temp folder holding a files root and a database path for one test file. */
