@@ -104,3 +104,39 @@ describe('the first listing asked for by the start-up script', () => {
     await page.waitForSelector(`[data-name="item ${PAGE + 43}.txt"]`);
   });
 });
+
+describe('the start-up indicator', () => {
+  test('never appears over a mounted view: not shown by then, it is gone before the view is painted', async () => {
+    const { context, page } = await newPage(s.browser, { width: 375, height: 812 });
+    try {
+      // Each frame of the first 1.5 s: whether the login form is there, and the indicator's state.
+      await page.addInitScript(() => {
+        const frames: string[] = [];
+        (window as unknown as { indicatorFrames: string[] }).indicatorFrames = frames;
+        const t0 = performance.now();
+        const look = () => {
+          const el = document.getElementById('loading');
+          const form = !!document.querySelector('input[name=username]');
+          frames.push(`${form ? 'form' : 'none'}:${el ? getComputedStyle(el).visibility : 'gone'}`);
+          if (performance.now() - t0 < 1500) requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+      });
+      for (let i = 0; i < 3; i++) {
+        await page.goto(`${s.server.url}/login`);
+        await page.waitForSelector('input[name=username]');
+        await page.waitForFunction(() => (window as unknown as { indicatorFrames: string[] }).indicatorFrames.length > 60);
+        const frames = await page.evaluate(() => (window as unknown as { indicatorFrames: string[] }).indicatorFrames);
+        expect(frames.some((f) => f.startsWith('form:'))).toBe(true);
+        // A hidden indicator left over the form could still turn visible (its 300 ms delay) and take the clicks.
+        expect(frames.filter((f) => f === 'form:hidden')).toEqual([]);
+        // One shown before the view mounted may stay its 200 ms; it never comes back once gone.
+        const gone = frames.indexOf('form:gone');
+        expect(gone).toBeGreaterThanOrEqual(0);
+        expect(frames.slice(gone).every((f) => f === 'form:gone')).toBe(true);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+});
