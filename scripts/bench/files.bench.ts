@@ -181,8 +181,6 @@ http { access_log off; sendfile on; tcp_nopush on; client_body_temp_path ${work}
   const ft = performance.now();
   sh(['find', tree, '-name', '*zzz*']);
   note('search 100,000 files (median of 5)', `${searchMs.toFixed(0)} ms (find ${(performance.now() - ft).toFixed(0)} ms)`);
-  server.kill();
-  nginx?.kill();
 } finally {
   for (const p of procs) p.kill();
   await Promise.all(procs.map((p) => p.exited));

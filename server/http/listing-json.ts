@@ -20,14 +20,7 @@ export async function listingResponse(res: Resource, listing: FolderListing, pag
   const shown = page ? Math.max(0, Math.min(page.limit, listing.total - page.offset)) : listing.total;
   if (shown <= SMALL) {
     // One batch: a plain body with its length (no stream to set up; compressed whole when the client asks: compress.ts).
-    // Described at once when nothing needs waiting for (itemsNow), else through the batches.
-    const now = listing.itemsNow(page ?? undefined);
-    if (now?.sniffs.length) await Promise.all(now.sniffs);
-    let items = now?.items;
-    if (!items) {
-      items = [];
-      for await (const batch of listing.items(page ?? undefined)) items.push(...batch);
-    }
+    const items = await listing.all(page ?? undefined);
     const text = `${JSON.stringify(res).slice(0, -1)},"items":${JSON.stringify(items).slice(0, -1)}${tail()}`;
     return new Response(text, { headers: { ...HEADERS, 'Content-Length': String(Buffer.byteLength(text)) } });
   }

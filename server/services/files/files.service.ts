@@ -73,8 +73,7 @@ export class FilesService {
   async get(actor: Actor, path: string, opts: { checksum?: string; content?: boolean; signal?: AbortSignal } = {}): Promise<Resource> {
     const r = await this.open(actor, path, opts);
     if (!r.listing) return r.res;
-    const items: Resource[] = [];
-    for await (const batch of r.listing.items()) items.push(...batch);
+    const items = await r.listing.all();
     const { numDirs, numFiles, sorting } = r.listing;
     return { ...r.res, items, numDirs, numFiles, sorting };
   }

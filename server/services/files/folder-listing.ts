@@ -105,12 +105,28 @@ export class FolderListing {
   }
 
   /**
+   * The items of a page as one array (a whole listing in memory: for small folders and callers that need them all).
+   * A page of at most one batch is described at once when nothing in it needs waiting for (itemsNow), else through
+   * the batches.
+   */
+  async all(page?: Page): Promise<Resource[]> {
+    const now = this.itemsNow(page);
+    if (now) {
+      if (now.sniffs.length) await Promise.all(now.sniffs);
+      return now.items;
+    }
+    const items: Resource[] = [];
+    for await (const batch of this.items(page)) items.push(...batch);
+    return items;
+  }
+
+  /**
    * items() of a page of at most one batch, described without a promise when nothing in it needs one (a small
    * folder's listing, the common request: the generator's machinery cost more than describing 20 entries).
    * Undefined when an entry does (a dangling link: entry() checks where it points); items() then answers. Content
    * sniffs (typeDetectionByHeader) are started and handed back: each sets its item's type when it settles.
    */
-  itemsNow(page: Page = { offset: 0, limit: Number.MAX_SAFE_INTEGER }): { items: Resource[]; sniffs: Promise<void>[] } | undefined {
+  private itemsNow(page: Page = { offset: 0, limit: Number.MAX_SAFE_INTEGER }): { items: Resource[]; sniffs: Promise<void>[] } | undefined {
     const end = Math.min(this.order.length, page.offset + page.limit);
     if (end - page.offset > BATCH) return undefined;
     const dir = this.actor.fs.dirReader(this.real);
