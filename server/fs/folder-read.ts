@@ -1,7 +1,9 @@
 import { dlopen, FFIType, ptr, toArrayBuffer } from 'bun:ffi';
 import { closeSync, constants, openSync, readlinkSync } from 'node:fs';
 import { EntryStats } from './entry-stats';
-import { hasStatx, statxAtAddress, statxFd } from './statx';
+import { cachedFolder, FOLDER_CACHE_TTL_MS, folderCacheCounts, forgetFolder, rememberFolder, watchInUse, type CachedFolder } from './folder-cache';
+import { onLocalFs, unwatch, watchFolder } from './inotify';
+import { hasStatx, lastIdentity, statxAt, statxAtAddress, statxFd } from './statx';
 
 /**
  * A small folder read through one descriptor: opened once (the path's links followed, as realpath does), its real
@@ -15,6 +17,7 @@ import { hasStatx, statxAtAddress, statxFd } from './statx';
 
 interface Libc {
   getdents64(fd: number, buf: Uint8Array, size: number): number | bigint;
+  lseek(fd: number, offset: number, whence: number): number | bigint;
   syscall(nr: number, dirfd: number, path: Uint8Array, how: Uint8Array, size: number): number | bigint;
   __errno_location(): number;
 }
@@ -24,6 +27,7 @@ function load(): Libc | null {
   try {
     return dlopen('libc.so.6', {
       getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64 },
+      lseek: { args: [FFIType.i32, FFIType.i64, FFIType.i32], returns: FFIType.i64 },
       syscall: { args: [FFIType.i64, FFIType.i64, FFIType.ptr, FFIType.ptr, FFIType.u64], returns: FFIType.i64 },
       __errno_location: { args: [], returns: FFIType.ptr },
     }).symbols as unknown as Libc;
@@ -173,6 +177,13 @@ export interface FolderRead {
   known: (EntryStats | null)[];
 }
 
+/** The folder's identity read after its statxFd (inode, device), and a scratch copy for the entries' link counts. */
+const folderId = new Uint32Array(4);
+const entryId = new Uint32Array(4);
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+
 /**
  * Opens the folder at `disk` and reads it whole when its own size (st_size) is at most `maxBytes`. `check` is given
  * the real location before anything is read and throws to refuse it. Null when the path is not an openable folder or
@@ -180,10 +191,14 @@ export interface FolderRead {
  * when the kernel cannot name the descriptor. `hidden` names are left out. The first `statNames` names are also
  * lstat-ed through the descriptor (relative to it: no path walk), as a listing of the folder would. `plain`: where
  * the folder really is if no link is on its way, tried first (openPlain: no readlink then).
+ * A folder opened plain, on a local filesystem, with at most `statNames` names, is remembered (folder-cache.ts): the
+ * next read of the same path, after the same opening, check and fstat, takes its names and stats from there while
+ * the folder is the same one and its watch reported no change.
  */
 export function readFolderAt(disk: string, maxBytes: number, hidden: (name: string) => boolean, check: (real: string) => void, statNames = 0, plain?: string): FolderRead | null {
   if (!libc) return null;
   let fd = plain === undefined ? -1 : openPlain(plain);
+  const isPlain = fd >= 0;
   let real = plain ?? '';
   if (fd < 0) {
     try {
@@ -202,11 +217,27 @@ export function readFolderAt(disk: string, maxBytes: number, hidden: (name: stri
       return null;
     }
   }
+  let wd = -1;
   try {
     check(real);
     if (!statxFd(fd, nums, 0)) return null;
     const stats = new EntryStats(nums[0]!, nums[1]!, nums[2]!);
     if (!stats.isDirectory() || stats.size > maxBytes) return null;
+    if (isPlain && statNames > 0) {
+      lastIdentity(folderId);
+      const kept = cachedFolder(real);
+      if (kept && sameFolder(kept.id)) return fromKept(kept, fd, real, stats, hidden, statNames);
+      if (kept) forgetFolder(real);
+      // Watched before it is read: a change made while it is read is reported at the next check.
+      if (onLocalFs(fd)) wd = watchFolder(fd);
+    }
+    if (wd >= 0) {
+      const read = readToKeep(fd, statNames, wd);
+      if (read) {
+        if (rememberFolder(real, read)) wd = -1; // the watch is the remembered folder's now
+        return fromKept(read, fd, real, stats, hidden, statNames, false);
+      }
+    }
     const names: string[] = [];
     const kinds: number[] = [];
     const known: (EntryStats | null)[] = [];
@@ -227,6 +258,70 @@ export function readFolderAt(disk: string, maxBytes: number, hidden: (name: stri
     }
     return { real, stats, names, kinds: Uint8Array.from(kinds), known };
   } finally {
+    if (wd >= 0 && !watchInUse(wd)) unwatch(wd);
     closeSync(fd);
   }
 }
+
+/** Back to the folder's first record (lseek to 0 restarts getdents64). */
+const rewind = (fd: number) => void libc!.lseek(fd, 0, 0);
+
+const sameFolder = (id: Uint32Array) => id[0] === folderId[0] && id[1] === folderId[1] && id[2] === folderId[2] && id[3] === folderId[3];
+
+/**
+ * Every name of the open folder with its lstat, to be remembered: null when it has more than `max` names, when a
+ * stat failed or the read did (the caller then reads it as usual, from the start again: the descriptor is rewound).
+ */
+function readToKeep(fd: number, max: number, wd: number): CachedFolder | null {
+  const names: string[] = [];
+  const kinds: number[] = [];
+  const known: EntryStats[] = [];
+  const restat: number[] = [];
+  const bufAt = ptr(buf);
+  let whole = true;
+  read: for (;;) {
+    const batch = readRecords(fd);
+    if (batch === null || batch.length + names.length > max + 2) {
+      whole = false;
+      break;
+    }
+    if (batch === DONE) break;
+    for (let j = 0; j < batch.length; j++) {
+      const name = batch[j]!;
+      if (name === '.' || name === '..') continue;
+      const at = recAt[j]!;
+      if (names.length === max || recNul[j] !== 1 || !statxAtAddress(fd, bufAt + at + 19, nums, 0)) {
+        whole = false;
+        break read;
+      }
+      const links = lastIdentity(entryId);
+      const type = nums[0]! & S_IFMT;
+      names.push(name);
+      kinds.push(kindOf(buf[at + 18]!));
+      known.push(new EntryStats(nums[0]!, nums[1]!, nums[2]!));
+      restat.push(type === S_IFDIR || (type === S_IFREG && links > 1) ? 1 : 0);
+    }
+  }
+  if (!whole) {
+    rewind(fd);
+    return null;
+  }
+  return { wd, id: Uint32Array.from(folderId), names, kinds: Uint8Array.from(kinds), known, restat: Uint8Array.from(restat), until: Date.now() + FOLDER_CACHE_TTL_MS };
+}
+
+/** A remembered folder as readFolderAt() answers: `hidden` names left out, `restat` entries stat-ed again through `fd`. */
+function fromKept(e: CachedFolder, fd: number, real: string, stats: EntryStats, hidden: (name: string) => boolean, statNames: number, used = true): FolderRead {
+  if (used) folderCacheCounts.hits++;
+  const names: string[] = [];
+  const kinds: number[] = [];
+  const known: (EntryStats | null)[] = [];
+  for (let i = 0; i < e.names.length; i++) {
+    const name = e.names[i]!;
+    if (hidden(name)) continue;
+    names.push(name);
+    kinds.push(e.kinds[i]!);
+    if (known.length < statNames) known.push(!used || e.restat[i] === 0 ? e.known[i]! : statxAt(fd, name, nums, 0) ? new EntryStats(nums[0]!, nums[1]!, nums[2]!) : null);
+  }
+  return { real, stats, names, kinds: Uint8Array.from(kinds), known };
+}
+

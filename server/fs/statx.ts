@@ -72,3 +72,16 @@ function statxRaw(dirfd: number, name: Uint8Array | number, into: Float64Array, 
   into[at + 2] = (u32[28]! + i32[29]! * 4294967296) * 1000 + u32[30]! / 1e6;
   return true;
 }
+
+/**
+ * Of the last successful call on this thread (read before the next): the inode (two 32-bit halves) and device
+ * (major, minor) into `into[0..3]`, and the link count returned.
+ */
+export function lastIdentity(into: Uint32Array): number {
+  // struct statx: stx_nlink u32 at byte 16, stx_ino u64 at 32, stx_dev_major/minor u32 at 136/140.
+  into[0] = u32[8]!;
+  into[1] = u32[9]!;
+  into[2] = u32[34]!;
+  into[3] = u32[35]!;
+  return u32[4]!;
+}
