@@ -306,22 +306,26 @@ function readToKeep(fd: number, max: number, wd: number): CachedFolder | null {
     rewind(fd);
     return null;
   }
-  return { wd, id: Uint32Array.from(folderId), names, kinds: Uint8Array.from(kinds), known, restat: Uint8Array.from(restat), until: Date.now() + FOLDER_CACHE_TTL_MS };
+  return { wd, id: Uint32Array.from(folderId), names: Object.freeze(names) as string[], kinds: Uint8Array.from(kinds), known, restat: Uint8Array.from(restat), until: Date.now() + FOLDER_CACHE_TTL_MS };
 }
 
 /** A remembered folder as readFolderAt() answers: `hidden` names left out, `restat` entries stat-ed again through `fd`. */
 function fromKept(e: CachedFolder, fd: number, real: string, stats: EntryStats, hidden: (name: string) => boolean, statNames: number, used = true): FolderRead {
   if (used) folderCacheCounts.hits++;
-  const names: string[] = [];
-  const kinds: number[] = [];
+  const all = e.names.length;
+  let names: string[] = [];
+  const kinds = new Uint8Array(all);
   const known: (EntryStats | null)[] = [];
-  for (let i = 0; i < e.names.length; i++) {
+  for (let i = 0; i < all; i++) {
     const name = e.names[i]!;
     if (hidden(name)) continue;
+    kinds[names.length] = e.kinds[i]!;
     names.push(name);
-    kinds.push(e.kinds[i]!);
     if (known.length < statNames) known.push(!used || e.restat[i] === 0 ? e.known[i]! : statxAt(fd, name, nums, 0) ? new EntryStats(nums[0]!, nums[1]!, nums[2]!) : null);
   }
-  return { real, stats, names, kinds: Uint8Array.from(kinds), known };
+  // Nothing hidden: the remembered (frozen) array itself, the same one at every use while the folder is unchanged
+  // (a listing may key what it derives from the names alone on it: folder-listing.ts nameOrderOf).
+  if (names.length === all) names = e.names;
+  return { real, stats, names, kinds: kinds.subarray(0, names.length), known };
 }
 

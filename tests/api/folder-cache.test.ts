@@ -129,6 +129,25 @@ describe('small folders remembered between listings', () => {
     for (let round = 0; round < 2; round++) expect(await names('/shared/', admin)).toEqual(['.dotfile', 'open.txt', 'secret.txt']);
   });
 
+  test('the order of a remembered folder: A to Z and Z to A, again and again, and after a change', async () => {
+    t = await makeTestApp();
+    const dir = join(t.root, 'o');
+    mkdirSync(join(dir, 'b-folder'), { recursive: true });
+    for (const n of ['file10.txt', 'file2.txt', 'File1.txt', 'a.txt']) writeFileSync(join(dir, n), n);
+    const token = await t.adminToken();
+    const order = async () => (await list('/o/', token)).items!.map((i) => i.name);
+    const admin = async (asc: boolean) => t.s.stores.users.update({ ...(await t.s.stores.users.byUsername('admin'))!, sorting: { by: 'name', asc } });
+    const aToZ = ['b-folder', 'a.txt', 'File1.txt', 'file2.txt', 'file10.txt'];
+    for (let i = 0; i < 3; i++) expect(await order()).toEqual(aToZ);
+    await admin(true);
+    for (let i = 0; i < 3; i++) expect(await order()).toEqual(['b-folder', 'file10.txt', 'file2.txt', 'File1.txt', 'a.txt']);
+    await admin(false);
+    expect(await order()).toEqual(aToZ);
+    writeFileSync(join(dir, '0-first.txt'), '');
+    mkdirSync(join(dir, 'a-folder'));
+    for (let i = 0; i < 2; i++) expect(await order()).toEqual(['a-folder', 'b-folder', '0-first.txt', ...aToZ.slice(1)]);
+  });
+
   test('forgotten when the event queue overflowed and after its time; its watches stay bounded', async () => {
     t = await makeTestApp();
     mkdirSync(join(t.root, 'q'));

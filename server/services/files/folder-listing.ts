@@ -233,8 +233,30 @@ export async function scanFolder(
     dir?.close();
   }
   const known = kept ? new KnownStats(names, kept) : null;
-  return new FolderListing(actor, path, scan.real, names, dirs.subarray(0, names.length), order(names, dirs, nums, sorting), sorting, sniff, known);
+  return new FolderListing(actor, path, scan.real, names, dirs.subarray(0, names.length), order(scan.names, names, dirs, nums, sorting), sorting, sniff, known);
 }
+
+/**
+ * Name orders of folders whose scan gave a frozen names array (a folder remembered unchanged between listings:
+ * fs/folder-cache.ts hands out the same array each time), kept with the kinds they were made for.
+ */
+const nameOrders = new WeakMap<readonly string[], { dirs: Uint8Array; idx: Uint32Array }>();
+
+/** nameOrder(names, dirs), taken from nameOrders when every name of the scan `all` is listed, with the same kinds. */
+function nameOrderOf(all: readonly string[], names: string[], dirs: Uint8Array): Uint32Array {
+  if (names.length !== all.length || !Object.isFrozen(all)) return nameOrder(names, dirs);
+  const kept = nameOrders.get(all);
+  if (kept && sameBytes(kept.dirs, dirs, names.length)) return kept.idx.slice();
+  const idx = nameOrder(names, dirs);
+  nameOrders.set(all, { dirs: dirs.slice(0, names.length), idx: idx.slice() });
+  return idx;
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array, n: number) => {
+  if (a.length !== n) return false;
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
 
 /** A to Z is the order of the keys; Z to A (`asc`: inverted, as in the reference) reverses it within the folders and within the files. */
 function ascending(idx: Uint32Array, dirs: Uint8Array, asc: boolean): Uint32Array {
@@ -250,9 +272,9 @@ function ascending(idx: Uint32Array, dirs: Uint8Array, asc: boolean): Uint32Arra
  * The reference's order as indexes (same result as describe.ts sortItems): folders first; names natural and
  * inverted (asc=false is A to Z); size and modified in the intuitive direction, ties by name in that direction.
  */
-function order(names: string[], dirs: Uint8Array, nums: Float64Array | null, sorting: { asc: boolean; by: string }): Uint32Array {
+function order(all: readonly string[], names: string[], dirs: Uint8Array, nums: Float64Array | null, sorting: { asc: boolean; by: string }): Uint32Array {
   // By name: the natural-key radix of name-order.ts (A to Z; Z to A reverses it within the folders and the files).
-  if (!nums) return ascending(nameOrder(names, dirs), dirs, sorting.asc);
+  if (!nums) return ascending(nameOrderOf(all, names, dirs), dirs, sorting.asc);
   // By size or modified: ties go by name, in the same direction, through each name's rank in the A to Z order.
   const byName = nameOrder(names, new Uint8Array(names.length));
   const rank = new Uint32Array(names.length);
