@@ -36,6 +36,7 @@ import { JobsStore } from './db/jobs.store';
 import { actorFor } from './services/actor';
 import { JobsService } from './services/jobs/jobs.service';
 import type { Services } from './services/services';
+import { useFolderCache } from './fs/folder-cache';
 
 export type { Services };
 
@@ -49,6 +50,8 @@ export async function createServices(
   opts: { maxConnections?: number } = {},
 ): Promise<Services> {
   const db = await openDatabase(config.database, { connectTimeoutMs: config.databaseConnectTimeout, maxConnections: opts.maxConnections });
+  // Small folders remembered between listings (fs/folder-cache.ts): a setting of the process, as the cache is.
+  useFolderCache(config.folderCache);
   const stores = {
     users: new UsersStore(db),
     sessions: new SessionsStore(db),

@@ -21,8 +21,9 @@ const list = () =>
     }),
   });
 /**
- * `reader`: the folder as Filedeck reads, orders and describes it (one descriptor: getdents64 and statx; the natural
- * name order; describe()), as one JSON string: without the framework, sessions, rules, types or the request log.
+ * `reader`: the folder as Filedeck reads, orders and describes it (one descriptor: getdents64 and statx, or what
+ * fs/folder-cache.ts remembers of it while unchanged; the natural name order; describe()), as one JSON string:
+ * without the framework, sessions, rules, types or the request log.
  */
 const hiddenNone = () => false;
 const read = () => {

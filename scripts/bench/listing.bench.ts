@@ -2,7 +2,8 @@
  * Listing benchmark (issue 15), each figure against nginx autoindex JSON measured in the same run:
  *   a 100,000-file folder (time, server RSS before/after/peak), a 10,000-file folder, and requests/s on a 20-file
  *   folder with server and nginx each pinned to core 0 (taskset, all threads), 8 requests in flight (wrk when
- *   installed: `apt-get install -y wrk`; else a fetch loop), and the CPU each spent per request; then the runtime's
+ *   installed: `apt-get install -y wrk`; else a fetch loop), and the CPU each spent per request (also from a second
+ *   server with folderCache false, which reads the folder from disk at every request); then the runtime's
  *   floor for the same folder (scripts/bench/floor-server.ts: a bare Bun.serve, fixed body and plain readdir+lstat,
  *   run with the allocator setting the server gives itself).
  * Usage: bun scripts/bench/listing.bench.ts   (FILEDECK_BIN = a compiled binary; otherwise the sources run)
@@ -87,10 +88,19 @@ try {
   const fport = port();
   const server = spawn([...CMD, 'serve', '-p', String(fport), '-d', join(work, 'db.sqlite'), '-r', data, '--password', PW, '--log', ''], { stdout: 'ignore', stderr: 'ignore' });
   procs.push(server);
+  // A second server on the same files with `folderCache: false`: every small listing read from disk (its own
+  // database and cache folder, so the two name indexes do not share a file).
+  const oport = port();
+  mkdirSync(join(work, 'off'));
+  const offServer = spawn([...CMD, 'serve', '-p', String(oport), '-d', join(work, 'off', 'db.sqlite'), '-r', data, '--password', PW, '--log', '', '--folderCache', 'false'], { stdout: 'ignore', stderr: 'ignore' });
+  procs.push(offServer);
   const base = `http://127.0.0.1:${fport}`;
+  const offBase = `http://127.0.0.1:${oport}`;
   await up(`${base}/health`);
-  const token = await (await fetch(`${base}/api/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: PW }) })).text();
-  const auth = { 'X-Auth': token };
+  await up(`${offBase}/health`);
+  const login = async (b: string) => (await fetch(`${b}/api/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: PW }) })).text();
+  const auth = { 'X-Auth': await login(base) };
+  const offAuth = { 'X-Auth': await login(offBase), 'Accept-Encoding': 'identity' };
 
   let nbase: string | null = null;
   if (existsSync(NGINX)) {
@@ -111,12 +121,13 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
   for (let i = 0; i < 20; i++) await time(`${base}/api/resources/small/`, auth);
   // The server indexes the 110,020 files at its first start (issue 15's name index): the memory figures are the
   // listing's, so they are taken once that build is over (search answers from the index) and the server settled.
-  for (let i = 0; i < 600; i++) {
-    const r = await fetch(`${base}/api/search/?query=document-000001`, { headers: auth });
-    await r.arrayBuffer();
-    if (r.headers.get('X-Search-Source') === 'index') break;
-    await Bun.sleep(100);
-  }
+  for (const [b, h] of [[base, auth], [offBase, offAuth]] as const)
+    for (let i = 0; i < 600; i++) {
+      const r = await fetch(`${b}/api/search/?query=document-000001`, { headers: h });
+      await r.arrayBuffer();
+      if (r.headers.get('X-Search-Source') === 'index') break;
+      await Bun.sleep(100);
+    }
   Bun.gc(true);
   await Bun.sleep(3000);
   const before = mb(server.pid, 'VmRSS');
@@ -178,13 +189,17 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
   // Both uncompressed, as nginx's autoindex answers (wrk asks for no coding; the fetch loop would ask for br/gzip).
   const plain = { ...auth, 'Accept-Encoding': 'identity' };
   await small(`${base}/api/resources/small/`, plain, server.pid);
-  const rounds: { ours: { rps: number; cpuUs: number }; theirs: { rps: number; cpuUs: number } | null; asked: { rps: number; cpuUs: number } }[] = [];
+  await small(`${offBase}/api/resources/small/`, offAuth, offServer.pid);
+  type Run = { rps: number; cpuUs: number };
+  const rounds: { ours: Run; theirs: Run | null; asked: Run; off: Run }[] = [];
   for (let i = 0; i < 5; i++)
     rounds.push({
       ours: await small(`${base}/api/resources/small/`, plain, server.pid),
       theirs: nbase ? await small(`${nbase}/small/`, { 'Accept-Encoding': 'identity' }, nginxWorker) : null,
       // Ours as a browser asks (gzip, deflate, br, zstd): the small body is then compressed too (not compared).
       asked: await small(`${base}/api/resources/small/`, { ...auth, 'Accept-Encoding': 'gzip, deflate, br, zstd' }, server.pid),
+      // The folder read from disk at every request (folderCache false), as a folder changing all the time is.
+      off: await small(`${offBase}/api/resources/small/`, offAuth, offServer.pid),
     });
   const mid = (pick: (r: (typeof rounds)[number]) => number) => median(rounds.map(pick));
   const ours = { rps: mid((r) => r.ours.rps), cpuUs: mid((r) => r.ours.cpuUs) };
@@ -198,6 +213,8 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
     note('  each run: ours / nginx µs', rounds.map((r) => `${r.ours.cpuUs.toFixed(0)}/${r.theirs!.cpuUs.toFixed(0)}`).join(', '));
   } else note(`20-file folder, requests/s on one core (${how})`, `${ours.rps.toFixed(0)}, ${ours.cpuUs.toFixed(0)} µs CPU per request`);
   note('  ours as a browser asks (gzip), CPU per request', `${mid((r) => r.asked.cpuUs).toFixed(0)} µs (${mid((r) => r.asked.rps).toFixed(0)} requests/s)`);
+  const offCpu = mid((r) => r.off.cpuUs);
+  note('  ours with folderCache false (read from disk each time)', `${offCpu.toFixed(0)} µs CPU per request, ${mid((r) => r.off.rps).toFixed(0)} requests/s${nbase ? ` (ratio ${mid((r) => r.off.cpuUs / r.theirs!.cpuUs).toFixed(2)}x nginx's CPU)` : ''}`);
   // Where the CPU goes: the same folder served by a bare Bun.serve, first with a fixed body (HTTP alone), then read
   // the plainest way (readdir, lstat, JSON), then read, ordered and described by Filedeck's own code (`reader`).
   // Filedeck above `reader` is what the framework, sessions, rules, types and the request log cost; `listing` above
@@ -226,7 +243,7 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
     Bun.spawnSync(['taskset', '-a', '-p', '-c', '0', String(floor.pid)], { stdout: 'ignore' });
     await small(`http://127.0.0.1:${fport}/`, {}, floor.pid); // warm-up: the server above was warmed by the earlier listings
     const r = await small(`http://127.0.0.1:${fport}/`, {}, floor.pid);
-    const what = { hello: 'fixed body', listing: 'readdir + lstat + JSON', reader: "Filedeck's folder reader, order, describe + JSON" }[mode];
+    const what = { hello: 'fixed body', listing: 'readdir + lstat + JSON', reader: "Filedeck's folder reader (folder remembered), order, describe + JSON" }[mode];
     note(`  floor: bare Bun.serve, ${what}`, `${r.rps.toFixed(0)} req/s, ${r.cpuUs.toFixed(0)} µs CPU per request (Filedeck ${ours.cpuUs.toFixed(0)} µs)`);
   }
 } finally {

@@ -25,6 +25,7 @@ export interface Config {
   enableExec: boolean;
   typeDetectionByHeader: boolean;
   followExternalSymlinks: boolean;
+  folderCache: boolean;
   trustedProxies: string[];
   imageProcessors: number;
   commandTimeout: number; // milliseconds
@@ -70,6 +71,7 @@ export const CONFIG_KEYS: Record<keyof Config, KeySpec> = {
   enableExec: { kind: 'bool', default: 'false', help: 'allow the command runner and event hooks' },
   typeDetectionByHeader: { kind: 'bool', default: 'true', help: 'sniff file contents to detect types' },
   followExternalSymlinks: { kind: 'bool', default: 'false', help: 'follow symlinks that leave a scope (unsafe)' },
+  folderCache: { kind: 'bool', default: 'true', help: 'remember small folders between listings while inotify reports no change in them (local filesystems only); false reads every listing from disk' },
   trustedProxies: { kind: 'list', default: '', help: 'addresses or CIDRs whose X-Forwarded-For and auth header are trusted', check: checkProxies },
   imageProcessors: { kind: 'int', default: '4', help: 'concurrent image resizes', check: (v) => ((v as number) >= 1 && (v as number) <= 64 ? null : 'must be between 1 and 64') },
   commandTimeout: { kind: 'duration', default: '60s', help: 'time limit of runner commands and hooks', check: (v) => ((v as number) >= 1000 ? null : 'must be at least 1s') },

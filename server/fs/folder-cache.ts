@@ -35,6 +35,7 @@ export interface CachedFolder {
 export const FOLDER_CACHE_TTL_MS = 2000;
 const MAX_FOLDERS = 512;
 
+let enabled = true;
 const byPath = new Map<string, CachedFolder>();
 const pathOf = new Map<number, string>();
 /** For tests and the benchmark: how often a remembered folder was used, and how many were remembered. */
@@ -58,6 +59,15 @@ export function onFolderEvent(wd: number, mask: number): void {
   const path = pathOf.get(wd);
   if (path !== undefined) forget(path);
 }
+
+/** Turns remembering on or off for this process (config `folderCache`); off forgets everything at once. */
+export function useFolderCache(on: boolean): void {
+  enabled = on;
+  if (!on) forgetAll();
+}
+
+/** Whether folders are remembered (readFolderAt asks before making a watch). */
+export const folderCacheOn = (): boolean => enabled;
 
 /** The remembered folder at `path` after taking in every queued event, or null. */
 export function cachedFolder(path: string): CachedFolder | null {

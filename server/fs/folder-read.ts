@@ -1,7 +1,7 @@
 import { dlopen, FFIType, ptr, toArrayBuffer } from 'bun:ffi';
 import { closeSync, constants, openSync, readlinkSync } from 'node:fs';
 import { EntryStats } from './entry-stats';
-import { cachedFolder, FOLDER_CACHE_TTL_MS, folderCacheCounts, forgetFolder, rememberFolder, watchInUse, type CachedFolder } from './folder-cache';
+import { cachedFolder, FOLDER_CACHE_TTL_MS, folderCacheCounts, folderCacheOn, forgetFolder, rememberFolder, watchInUse, type CachedFolder } from './folder-cache';
 import { onLocalFs, unwatch, watchFolder } from './inotify';
 import { hasStatx, lastIdentity, statxAt, statxAtAddress, statxFd } from './statx';
 
@@ -223,7 +223,7 @@ export function readFolderAt(disk: string, maxBytes: number, hidden: (name: stri
     if (!statxFd(fd, nums, 0)) return null;
     const stats = new EntryStats(nums[0]!, nums[1]!, nums[2]!);
     if (!stats.isDirectory() || stats.size > maxBytes) return null;
-    if (isPlain && statNames > 0) {
+    if (isPlain && statNames > 0 && folderCacheOn()) {
       lastIdentity(folderId);
       const kept = cachedFolder(real);
       if (kept && sameFolder(kept.id)) return fromKept(kept, fd, real, stats, hidden, statNames);

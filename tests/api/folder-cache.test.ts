@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { appendFileSync, chmodSync, linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FOLDER_CACHE_TTL_MS, folderCacheCounts, onFolderEvent } from '../../server/fs/folder-cache';
+import { FOLDER_CACHE_TTL_MS, folderCacheCounts, onFolderEvent, useFolderCache } from '../../server/fs/folder-cache';
 import { IN_Q_OVERFLOW, parseEvents, watchCount } from '../../server/fs/inotify';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 
@@ -166,6 +166,20 @@ describe('small folders remembered between listings', () => {
     for (let i = 0; i < 700; i++) mkdirSync(join(t.root, `many/${i}`), { recursive: true });
     for (let i = 0; i < 700; i++) expect((await list(`/many/${i}/`, token)).status).toBe(200);
     expect(watchCount()).toBe(512);
+  });
+
+  test('folderCache false: every listing read from disk, nothing watched', async () => {
+    t = await makeTestApp({ folderCache: false });
+    try {
+      mkdirSync(join(t.root, 'off'));
+      writeFileSync(join(t.root, 'off/a.txt'), 'a');
+      const token = await t.adminToken();
+      const before = { ...folderCacheCounts };
+      for (let i = 0; i < 3; i++) expect((await list('/off/', token)).items!.map((i) => i.name)).toEqual(['a.txt']);
+      expect(folderCacheCounts).toEqual(before);
+    } finally {
+      useFolderCache(true);
+    }
   });
 
   test('inotify records are read whole, names of any length', () => {
