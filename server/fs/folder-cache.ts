@@ -17,7 +17,7 @@ export interface CachedFolder {
   wd: number;
   /** Inode (low, high) and device (major, minor) of the folder, as statx.ts lastIdentity() gives them. */
   id: Uint32Array;
-  /** Every name (hidden ones too), their kinds (0 file or special, 1 folder, 2 link or unknown) and lstat. */
+  /** Every name (hidden ones too; handed out as FolderRead.names, so never changed), their kinds (0 file or special, 1 folder, 2 link or unknown) and lstat. */
   names: string[];
   kinds: Uint8Array;
   known: EntryStats[];

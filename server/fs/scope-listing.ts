@@ -47,6 +47,8 @@ export interface FolderScan {
   names: string[];
   kinds: Uint8Array;
   known?: (EntryStats | null)[];
+  /** `names` is a remembered folder's own array (folder-read.ts FolderRead.shared): read it, never change it. */
+  shared?: boolean;
 }
 
 /** readFolder() lstat-s this many names with them: a whole listing of the size sent as one body (listing-json.ts). */
@@ -128,7 +130,7 @@ export class ScopeListing extends ScopeReads {
     const r = readFolderAt(disk, SMALL_DIR_BYTES, hiddenName, (real) => this.checkResolved(real, vpath), KNOWN_NAMES, plain);
     if (!r) return null;
     const isSymlink = r.real !== where && !!lstatSync(disk, { throwIfNoEntry: false })?.isSymbolicLink();
-    return { real: r.real, stats: r.stats, isSymlink, names: r.names, kinds: r.kinds, known: r.known };
+    return { real: r.real, stats: r.stats, isSymlink, names: r.names, kinds: r.kinds, known: r.known, shared: r.shared };
   }
 
   /** A reader of one folder scan() resolved, for entry(): the caller closes it (a held descriptor). */

@@ -233,22 +233,22 @@ export async function scanFolder(
     dir?.close();
   }
   const known = kept ? new KnownStats(names, kept) : null;
-  return new FolderListing(actor, path, scan.real, names, dirs.subarray(0, names.length), order(scan.names, names, dirs, nums, sorting), sorting, sniff, known);
+  return new FolderListing(actor, path, scan.real, names, dirs.subarray(0, names.length), order(scan, names, dirs, nums, sorting), sorting, sniff, known);
 }
 
 /**
- * Name orders of folders whose scan gave a frozen names array (a folder remembered unchanged between listings:
- * fs/folder-cache.ts hands out the same array each time), kept with the kinds they were made for.
+ * Name orders of folders whose scan handed out a shared names array (a folder remembered unchanged between listings:
+ * fs/folder-cache.ts gives the same array each time), kept with the kinds they were made for.
  */
 const nameOrders = new WeakMap<readonly string[], { dirs: Uint8Array; idx: Uint32Array }>();
 
-/** nameOrder(names, dirs), taken from nameOrders when every name of the scan `all` is listed, with the same kinds. */
-function nameOrderOf(all: readonly string[], names: string[], dirs: Uint8Array): Uint32Array {
-  if (names.length !== all.length || !Object.isFrozen(all)) return nameOrder(names, dirs);
-  const kept = nameOrders.get(all);
+/** nameOrder(names, dirs), taken from nameOrders when every name of a shared scan is listed, with the same kinds. */
+function nameOrderOf(scan: FolderScan, names: string[], dirs: Uint8Array): Uint32Array {
+  if (!scan.shared || names.length !== scan.names.length) return nameOrder(names, dirs);
+  const kept = nameOrders.get(scan.names);
   if (kept && sameBytes(kept.dirs, dirs, names.length)) return kept.idx.slice();
   const idx = nameOrder(names, dirs);
-  nameOrders.set(all, { dirs: dirs.slice(0, names.length), idx: idx.slice() });
+  nameOrders.set(scan.names, { dirs: dirs.slice(0, names.length), idx: idx.slice() });
   return idx;
 }
 
@@ -272,9 +272,9 @@ function ascending(idx: Uint32Array, dirs: Uint8Array, asc: boolean): Uint32Arra
  * The reference's order as indexes (same result as describe.ts sortItems): folders first; names natural and
  * inverted (asc=false is A to Z); size and modified in the intuitive direction, ties by name in that direction.
  */
-function order(all: readonly string[], names: string[], dirs: Uint8Array, nums: Float64Array | null, sorting: { asc: boolean; by: string }): Uint32Array {
+function order(scan: FolderScan, names: string[], dirs: Uint8Array, nums: Float64Array | null, sorting: { asc: boolean; by: string }): Uint32Array {
   // By name: the natural-key radix of name-order.ts (A to Z; Z to A reverses it within the folders and the files).
-  if (!nums) return ascending(nameOrderOf(all, names, dirs), dirs, sorting.asc);
+  if (!nums) return ascending(nameOrderOf(scan, names, dirs), dirs, sorting.asc);
   // By size or modified: ties go by name, in the same direction, through each name's rank in the A to Z order.
   const byName = nameOrder(names, new Uint8Array(names.length));
   const rank = new Uint32Array(names.length);
