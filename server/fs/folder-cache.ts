@@ -6,8 +6,8 @@ import { drain, IN_Q_OVERFLOW, unwatch } from './inotify';
  * last listing, trusted only while the folder's inotify watch has reported nothing (inotify.ts: every change finished
  * before the check is seen), for at most FOLDER_CACHE_TTL_MS, and only for the folder with the same inode and device
  * (the caller opens the path and compares). Stats inotify cannot vouch for are read again at every use (`restat`):
- * subfolders (a change inside one raises no event in its parent) and files with more than one link (a write through
- * another link notifies that link's folder only). What it holds is what the filesystem says, for every user alike:
+ * subfolders (a change inside one raises no event in its parent), files with more than one link (a write through
+ * another link notifies that link's folder only) and special files (FIFOs, devices, sockets). What it holds is what the filesystem says, for every user alike:
  * scope, trash, rules and hidden names are applied by the callers at every request, as for a fresh read.
  * One watch per remembered folder; a folder forgotten (changed, expired, evicted, or the queue overflowed) loses
  * its watch too, so the watches never outnumber MAX_FOLDERS.

@@ -187,7 +187,7 @@ const folderId = new Uint32Array(4);
 const entryId = new Uint32Array(4);
 const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
-const S_IFDIR = 0o040000;
+const S_IFLNK = 0o120000;
 
 /**
  * Opens the folder at `disk` and reads it whole when its own size (st_size) is at most `maxBytes`. `check` is given
@@ -304,7 +304,9 @@ function readToKeep(fd: number, max: number, wd: number): CachedFolder | null {
       names.push(name);
       kinds.push(kindOf(buf[at + 18]!));
       known.push(new EntryStats(nums[0]!, nums[1]!, nums[2]!));
-      restat.push(type === S_IFDIR || (type === S_IFREG && links > 1) ? 1 : 0);
+      // Read again at each use: subfolders, files with other links, and special files (a FIFO's or a device's time
+      // moves with writes that raise no event); a link's own lstat changes only by replacing it (an event).
+      restat.push(type === S_IFREG ? (links > 1 ? 1 : 0) : type === S_IFLNK ? 0 : 1);
     }
   }
   if (!whole) {
