@@ -41,7 +41,8 @@ const pathOf = new Map<number, string>();
 /** For tests and the benchmark: how often a remembered folder was used, and how many were remembered. */
 export const folderCacheCounts = { hits: 0, fills: 0 };
 
-function forget(path: string): void {
+/** Forgets what is remembered at `path` (changed, expired, evicted, or the folder there is another one now). */
+export function forgetFolder(path: string): void {
   const e = byPath.get(path);
   if (!e) return;
   byPath.delete(path);
@@ -50,14 +51,14 @@ function forget(path: string): void {
 }
 
 function forgetAll(): void {
-  for (const path of [...byPath.keys()]) forget(path);
+  for (const path of [...byPath.keys()]) forgetFolder(path);
 }
 
 /** One inotify event: its folder is forgotten (an IN_IGNORED of a watch already removed names no folder). */
 export function onFolderEvent(wd: number, mask: number): void {
   if (wd === -1 || mask & IN_Q_OVERFLOW) return forgetAll();
   const path = pathOf.get(wd);
-  if (path !== undefined) forget(path);
+  if (path !== undefined) forgetFolder(path);
 }
 
 /** Turns remembering on or off for this process (config `folderCache`); off forgets everything at once. */
@@ -75,7 +76,7 @@ export function cachedFolder(path: string): CachedFolder | null {
   const e = byPath.get(path);
   if (!e) return null;
   if (e.until > Date.now()) return e;
-  forget(path);
+  forgetFolder(path);
   return null;
 }
 
@@ -84,22 +85,17 @@ export function cachedFolder(path: string): CachedFolder | null {
  * reported at the next check). False when it cannot be (its watch already serves another path to the same folder,
  * a bind mount): the caller then removes nothing, the watch being that other path's.
  */
-export function rememberFolder(path: string, e: CachedFolder): boolean {
+export function rememberFolder(path: string, read: Omit<CachedFolder, 'until'>): boolean {
+  const e: CachedFolder = { ...read, until: Date.now() + FOLDER_CACHE_TTL_MS };
   const old = byPath.get(path);
-  if (old && old.wd !== e.wd) forget(path);
-  else if (old) byPath.delete(path); // the same watch (made again for the same folder): kept
+  if (old && old.wd !== e.wd) forgetFolder(path); // an entry with this very watch is simply replaced
   const other = pathOf.get(e.wd);
-  if (other !== undefined) return false;
-  if (byPath.size >= MAX_FOLDERS) forget(byPath.keys().next().value!);
+  if (other !== undefined && other !== path) return false;
+  if (byPath.size >= MAX_FOLDERS) forgetFolder(byPath.keys().next().value!);
   byPath.set(path, e);
   pathOf.set(e.wd, path);
   folderCacheCounts.fills++;
   return true;
-}
-
-/** Forgets what is remembered at `path` (the folder there is another one now). */
-export function forgetFolder(path: string): void {
-  forget(path);
 }
 
 /** Whether `wd` is the watch of a remembered folder (so a reader that made it must not remove it). */

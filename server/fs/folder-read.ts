@@ -1,7 +1,7 @@
 import { dlopen, FFIType, ptr, toArrayBuffer } from 'bun:ffi';
 import { closeSync, constants, openSync, readlinkSync } from 'node:fs';
 import { EntryStats } from './entry-stats';
-import { cachedFolder, FOLDER_CACHE_TTL_MS, folderCacheCounts, folderCacheOn, forgetFolder, rememberFolder, watchInUse, type CachedFolder } from './folder-cache';
+import { cachedFolder, folderCacheCounts, folderCacheOn, forgetFolder, rememberFolder, watchInUse } from './folder-cache';
 import { onLocalFs, unwatch, watchFolder } from './inotify';
 import { hasStatx, lastIdentity, statxAt, statxAtAddress, statxFd } from './statx';
 
@@ -17,7 +17,6 @@ import { hasStatx, lastIdentity, statxAt, statxAtAddress, statxFd } from './stat
 
 interface Libc {
   getdents64(fd: number, buf: Uint8Array, size: number): number | bigint;
-  lseek(fd: number, offset: number, whence: number): number | bigint;
   syscall(nr: number, dirfd: number, path: Uint8Array, how: Uint8Array, size: number): number | bigint;
   __errno_location(): number;
 }
@@ -27,7 +26,6 @@ function load(): Libc | null {
   try {
     return dlopen('libc.so.6', {
       getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64 },
-      lseek: { args: [FFIType.i32, FFIType.i64, FFIType.i32], returns: FFIType.i64 },
       syscall: { args: [FFIType.i64, FFIType.i64, FFIType.ptr, FFIType.ptr, FFIType.u64], returns: FFIType.i64 },
       __errno_location: { args: [], returns: FFIType.ptr },
     }).symbols as unknown as Libc;
@@ -231,109 +229,102 @@ export function readFolderAt(disk: string, maxBytes: number, hidden: (name: stri
     if (isPlain && statNames > 0 && folderCacheOn()) {
       lastIdentity(folderId);
       const kept = cachedFolder(real);
-      if (kept && sameFolder(kept.id)) return fromKept(kept, fd, real, stats, hidden, statNames);
+      if (kept && sameFolder(kept.id)) {
+        folderCacheCounts.hits++;
+        return shown(kept, real, stats, hidden, statNames, true, fd);
+      }
       if (kept) forgetFolder(real);
       // Watched before it is read: a change made while it is read is reported at the next check.
       if (onLocalFs(fd)) wd = watchFolder(fd);
     }
-    if (wd >= 0) {
-      const read = readToKeep(fd, statNames, wd);
-      if (read) {
-        if (rememberFolder(real, read)) wd = -1; // the watch is the remembered folder's now
-        return fromKept(read, fd, real, stats, hidden, statNames, false);
-      }
-    }
-    const names: string[] = [];
-    const kinds: number[] = [];
-    const known: (EntryStats | null)[] = [];
-    const bufAt = ptr(buf); // taken per call, as the stat worker does, never kept across calls
-    for (;;) {
-      const batch = readRecords(fd);
-      if (batch === null) return null;
-      if (batch === DONE) break;
-      for (let j = 0; j < batch.length; j++) {
-        const name = batch[j]!;
-        if (name === '.' || name === '..' || hidden(name)) continue;
-        const at = recAt[j]!;
-        names.push(name);
-        kinds.push(kindOf(buf[at + 18]!));
-        // The name as the kernel gave it, NUL-terminated in place: stat-ed without encoding it again.
-        if (known.length < statNames) known.push(recNul[j] === 1 && statxAtAddress(fd, bufAt + at + 19, nums, 0) ? new EntryStats(nums[0]!, nums[1]!, nums[2]!) : null);
-      }
-    }
-    return { real, stats, names, kinds: Uint8Array.from(kinds), known };
+    const read = readWhole(fd, statNames);
+    if (!read) return null;
+    // Remembered only with every name stat-ed; the watch is the remembered folder's then.
+    const remembered = wd >= 0 && read.complete && rememberFolder(real, { wd, id: Uint32Array.from(folderId), names: read.names, kinds: read.kinds, known: read.known as EntryStats[], restat: read.restat });
+    if (remembered) wd = -1;
+    return shown(read, real, stats, hidden, statNames, remembered, -1);
   } finally {
     if (wd >= 0 && !watchInUse(wd)) unwatch(wd);
     closeSync(fd);
   }
 }
 
-/** Back to the folder's first record (lseek to 0 restarts getdents64). */
-const rewind = (fd: number) => void libc!.lseek(fd, 0, 0);
-
 const sameFolder = (id: Uint32Array) => id[0] === folderId[0] && id[1] === folderId[1] && id[2] === folderId[2] && id[3] === folderId[3];
 
+/** One read of a whole folder, nothing hidden yet (the names a remembered folder keeps, and every read starts from). */
+interface WholeRead {
+  names: string[];
+  kinds: Uint8Array;
+  /** The lstat of the first `statNames` names (null where it failed). */
+  known: (EntryStats | null)[];
+  /** 1 where a remembered entry must be stat-ed again at each use. */
+  restat: Uint8Array;
+  /** Every name has its lstat: the folder can be remembered. */
+  complete: boolean;
+}
+
 /**
- * Every name of the open folder with its lstat, to be remembered: null when it has more than `max` names, when a
- * stat failed or the read did (the caller then reads it as usual, from the start again: the descriptor is rewound).
+ * Every name of the open folder and the lstat of the first `statNames`, through the descriptor (the name as the kernel
+ * gave it, NUL-terminated in place: stat-ed without encoding it again). Null when the read failed.
  */
-function readToKeep(fd: number, max: number, wd: number): CachedFolder | null {
+function readWhole(fd: number, statNames: number): WholeRead | null {
   const names: string[] = [];
   const kinds: number[] = [];
-  const known: EntryStats[] = [];
+  const known: (EntryStats | null)[] = [];
   const restat: number[] = [];
-  const bufAt = ptr(buf);
-  let whole = true;
-  read: for (;;) {
+  let complete = true;
+  const bufAt = ptr(buf); // taken per call, as the stat worker does, never kept across calls
+  for (;;) {
     const batch = readRecords(fd);
-    if (batch === null || batch.length + names.length > max + 2) {
-      whole = false;
-      break;
-    }
+    if (batch === null) return null;
     if (batch === DONE) break;
     for (let j = 0; j < batch.length; j++) {
       const name = batch[j]!;
       if (name === '.' || name === '..') continue;
       const at = recAt[j]!;
-      if (names.length === max || recNul[j] !== 1 || !statxAtAddress(fd, bufAt + at + 19, nums, 0)) {
-        whole = false;
-        break read;
+      names.push(name);
+      kinds.push(kindOf(buf[at + 18]!));
+      if (known.length >= statNames) {
+        complete = false;
+        continue;
+      }
+      if (recNul[j] !== 1 || !statxAtAddress(fd, bufAt + at + 19, nums, 0)) {
+        known.push(null);
+        restat.push(1);
+        complete = false;
+        continue;
       }
       const links = lastIdentity(entryId);
       const type = nums[0]! & S_IFMT;
-      names.push(name);
-      kinds.push(kindOf(buf[at + 18]!));
       known.push(new EntryStats(nums[0]!, nums[1]!, nums[2]!));
       // Read again at each use: subfolders, files with other links, and special files (a FIFO's or a device's time
       // moves with writes that raise no event); a link's own lstat changes only by replacing it (an event).
       restat.push(type === S_IFREG ? (links > 1 ? 1 : 0) : type === S_IFLNK ? 0 : 1);
     }
   }
-  if (!whole) {
-    rewind(fd);
-    return null;
-  }
-  return { wd, id: Uint32Array.from(folderId), names, kinds: Uint8Array.from(kinds), known, restat: Uint8Array.from(restat), until: Date.now() + FOLDER_CACHE_TTL_MS };
+  return { names, kinds: Uint8Array.from(kinds), known, restat: Uint8Array.from(restat), complete };
 }
 
-/** A remembered folder as readFolderAt() answers: `hidden` names left out, `restat` entries stat-ed again through `fd`. */
-function fromKept(e: CachedFolder, fd: number, real: string, stats: EntryStats, hidden: (name: string) => boolean, statNames: number, used = true): FolderRead {
-  if (used) folderCacheCounts.hits++;
-  const all = e.names.length;
+/**
+ * A folder's read as readFolderAt() answers it: `hidden` names left out, the first `statNames` shown names with their
+ * lstat, those marked `restat` stat-ed again through `restatFd` (a remembered folder in use; -1: just read).
+ * `remembered`: the names array is the remembered folder's own.
+ */
+function shown(r: Omit<WholeRead, 'complete'>, real: string, stats: EntryStats, hidden: (name: string) => boolean, statNames: number, remembered: boolean, restatFd: number): FolderRead {
+  const all = r.names.length;
   const names: string[] = [];
   const kinds = new Uint8Array(all);
   const known: (EntryStats | null)[] = [];
   for (let i = 0; i < all; i++) {
-    const name = e.names[i]!;
+    const name = r.names[i]!;
     if (hidden(name)) continue;
-    kinds[names.length] = e.kinds[i]!;
+    kinds[names.length] = r.kinds[i]!;
     names.push(name);
-    if (known.length < statNames) known.push(!used || e.restat[i] === 0 ? e.known[i]! : statxAt(fd, name, nums, 0) ? new EntryStats(nums[0]!, nums[1]!, nums[2]!) : null);
+    if (known.length < statNames) known.push(restatFd < 0 || r.restat[i] === 0 ? (r.known[i] ?? null) : statxAt(restatFd, name, nums, 0) ? new EntryStats(nums[0]!, nums[1]!, nums[2]!) : null);
   }
-  // Nothing hidden: the remembered array itself, the same one at every use while the folder is unchanged (a listing
-  // keys what it derives from the names alone on it: folder-listing.ts nameOrderOf). Not frozen: reading a frozen
-  // array's elements costs ten times more here, and Object.isFrozen of one ~1 µs.
+  // Nothing hidden, remembered: the remembered array itself, the same one at every use while the folder is unchanged
+  // (a listing keys what it derives from the names alone on it: folder-listing.ts nameOrderOf). Not frozen: reading
+  // a frozen array's elements costs ten times more here, and Object.isFrozen of one ~1 µs.
   if (names.length !== all) return { real, stats, names, kinds: kinds.subarray(0, names.length), known };
-  return { real, stats, names: e.names, kinds, known, shared: true };
+  return remembered ? { real, stats, names: r.names, kinds, known, shared: true } : { real, stats, names, kinds, known };
 }
-
