@@ -355,4 +355,18 @@ ALTER TABLE jobs ADD COLUMN changed_at BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX jobs_changed ON jobs(changed_at);
 `,
   },
+  {
+    version: 12,
+    name: 'sessions: a renewal family (the first session of a chain names it), so logout and revocation end the whole chain',
+    sql: `
+ALTER TABLE sessions ADD COLUMN family TEXT;
+UPDATE sessions SET family = id WHERE family IS NULL;
+CREATE INDEX sessions_family ON sessions(family);
+`,
+    pg: `
+ALTER TABLE sessions ADD COLUMN family TEXT;
+UPDATE sessions SET family = id WHERE family IS NULL;
+CREATE INDEX sessions_family ON sessions(family);
+`,
+  },
 ];
