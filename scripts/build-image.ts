@@ -39,7 +39,7 @@ if (import.meta.main) {
   const ctx = mkdtempSync(join(tmpdir(), 'filedeck-image-'));
   try {
     const fs = join(ctx, 'rootfs');
-    for (const d of ['usr/local/bin', 'etc', 'data', 'tmp']) mkdirSync(join(fs, d), { recursive: true });
+    for (const d of ['usr/local/bin', 'etc', 'tmp']) mkdirSync(join(fs, d), { recursive: true });
     copyFileSync(bin, join(fs, 'usr/local/bin/filedeck'));
     chmodSync(join(fs, 'usr/local/bin/filedeck'), 0o755);
     for (const lib of await libraries(bin)) {
@@ -49,7 +49,8 @@ if (import.meta.main) {
     writeFileSync(join(fs, 'etc/passwd'), 'root:x:0:0::/root:/sbin/nologin\nfiledeck:x:10001:10001::/data:/sbin/nologin\n');
     writeFileSync(join(fs, 'etc/group'), 'root:x:0:\nfiledeck:x:10001:\n');
     chmodSync(join(fs, 'tmp'), 0o1777);
-    await $`chown 10001:10001 ${join(fs, 'data')}`.quiet().nothrow();
+    // /data is copied by its own COPY --chown (Containerfile): a fresh named volume takes its owner.
+    mkdirSync(join(ctx, 'data'));
     copyFileSync(join(ROOT, 'scripts/deploy/Containerfile'), join(ctx, 'Containerfile'));
     const { env } = containerEnv(ctx);
     await $`podman build --format docker -t ${tag} -f ${join(ctx, 'Containerfile')} ${ctx}`.env(env);

@@ -16,8 +16,11 @@ const NAME = `filedeck-test-${process.pid}`;
 const PASSWORD = 'container-admin-password-9';
 const port = 21000 + (process.pid % 9000);
 const base = `http://127.0.0.1:${port}`;
+const VOLUME = `filedeck-test-volume-${process.pid}`;
 afterAll(() => {
   podman(['rm', '-f', NAME]);
+  podman(['rm', '-f', `${NAME}-nv`]);
+  podman(['volume', 'rm', '-f', VOLUME]);
   podman(['rmi', '-f', TAG]);
   rmSync(dir, { recursive: true, force: true });
 });
@@ -27,14 +30,14 @@ function podman(args: string[]) {
   return { code: r.status ?? 1, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
 }
 
-async function waitHealthy(): Promise<void> {
+async function waitHealthy(name = NAME): Promise<void> {
   const until = Date.now() + 20_000;
   while (Date.now() < until) {
     const ok = await fetch(`${base}/health`).then((r) => r.status === 200, () => false);
     if (ok) return;
     await Bun.sleep(200);
   }
-  throw new Error(`container did not become healthy:\n${podman(['logs', NAME]).out}`);
+  throw new Error(`container did not become healthy:\n${podman(['logs', name]).out}`);
 }
 
 const login = async () => {
@@ -77,4 +80,19 @@ describe.skipIf(!BIN)('container image', () => {
     const got = await fetch(`${base}/api/raw/kept.txt`, { headers: { 'X-Auth': token2 } });
     expect(await got.text()).toBe('kept across restarts');
   }, 240_000);
+
+  // The usual way people run it: a fresh named volume, which podman and docker populate from the image's /data
+  // (its owner included). Before /data was copied --chown, this stopped at once with EACCES on /data/filedeck.db.
+  test('runs on a fresh named volume', async () => {
+    podman(['stop', '-t', '20', NAME]); // the first test's container holds the port
+    podman(['volume', 'rm', '-f', VOLUME]);
+    const run = podman(['run', '-d', '--name', `${NAME}-nv`, '--network', 'host', '--read-only', '-v', `${VOLUME}:/data`, '-e', `FILEDECK_PORT=${port}`, '-e', 'FILEDECK_ADDRESS=127.0.0.1', TAG, 'serve', '--password', PASSWORD]);
+    expect(run.code).toBe(0);
+    await waitHealthy(`${NAME}-nv`);
+    const token = await login();
+    const up = await fetch(`${base}/api/resources/in-volume.txt`, { method: 'POST', headers: { 'X-Auth': token }, body: 'named volume' });
+    expect(up.status).toBe(200);
+    expect(podman(['exec', `${NAME}-nv`, '/usr/local/bin/filedeck', 'healthcheck']).code).toBe(0);
+    expect(podman(['stop', '-t', '20', `${NAME}-nv`]).code).toBe(0);
+  }, 120_000);
 });
