@@ -7,10 +7,12 @@ export interface SessionRow {
   expiresAt: number;
   /** Set once the session was renewed: the successor a second renew of this one answers with. */
   replacedBy?: string | null;
+  /** The renewal chain this session belongs to: the id of the chain's first session (its own id when it starts one). */
+  family?: string | null;
 }
 
-const SELECT = 'SELECT id, user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt", replaced_by AS "replacedBy" FROM sessions';
-const row = (r: SessionRow | null): SessionRow | null => (r ? { ...r, createdAt: Number(r.createdAt), expiresAt: Number(r.expiresAt), replacedBy: r.replacedBy ?? null } : null);
+const SELECT = 'SELECT id, user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt", replaced_by AS "replacedBy", family FROM sessions';
+const row = (r: SessionRow | null): SessionRow | null => (r ? { ...r, createdAt: Number(r.createdAt), expiresAt: Number(r.expiresAt), replacedBy: r.replacedBy ?? null, family: r.family ?? r.id } : null);
 
 /** Server-side login sessions; a token is valid only while its row exists (shared by every instance). */
 export class SessionsStore {
@@ -22,7 +24,7 @@ export class SessionsStore {
   }
 
   async create(s: SessionRow): Promise<void> {
-    await this.db.run('INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)', s.id, s.userId, s.createdAt, s.expiresAt);
+    await this.db.run('INSERT INTO sessions (id, user_id, created_at, expires_at, family) VALUES (?, ?, ?, ?, ?)', s.id, s.userId, s.createdAt, s.expiresAt, s.family ?? s.id);
   }
 
   async get(id: string): Promise<SessionRow | null> {
@@ -43,8 +45,11 @@ export class SessionsStore {
       // The conditional update is the lock: of two concurrent renews, exactly one changes the row.
       const won = await tx.run('UPDATE sessions SET replaced_by = ?, expires_at = CASE WHEN expires_at < ? THEN expires_at ELSE ? END WHERE id = ? AND replaced_by IS NULL AND expires_at >= ?', next.id, graceUntil, graceUntil, oldId, next.createdAt);
       if (won.changes === 1) {
-        await this.with(tx).create(next);
-        return next;
+        // The successor joins the predecessor's family, so ending any token of the chain ends all of them.
+        const family = (await this.with(tx).get(oldId))?.family ?? oldId;
+        const made = { ...next, family };
+        await this.with(tx).create(made);
+        return made;
       }
       const old = await this.with(tx).get(oldId);
       if (!old?.replacedBy || old.expiresAt < next.createdAt) return null;
@@ -52,10 +57,16 @@ export class SessionsStore {
     });
   }
 
-  /** Ends a session with its renewal family: predecessors still in their grace window, and its successor. */
-  async deleteFamily(id: string): Promise<boolean> {
-    const successor = (await this.get(id))?.replacedBy ?? '';
-    return (await this.db.run('DELETE FROM sessions WHERE id = ? OR replaced_by = ? OR id = ?', id, id, successor)).changes > 0;
+  /**
+   * Ends a session with its whole renewal family (every predecessor still in its grace window and every successor,
+   * however many renewals apart) in one statement. Returns the ids that ended (for the callers' caches).
+   */
+  async deleteFamily(id: string): Promise<string[]> {
+    const rows = await this.db.all<{ id: string }>(
+      'DELETE FROM sessions WHERE id = ?1 OR family = (SELECT COALESCE(family, id) FROM sessions WHERE id = ?1) RETURNING id',
+      id,
+    );
+    return rows.map((r) => r.id);
   }
 
   /** Ends every session of a user, except optionally one. Returns how many ended. */

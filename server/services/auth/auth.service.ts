@@ -191,8 +191,14 @@ export class AuthService {
     return user;
   }
 
+  /**
+   * Ends the session with its whole renewal family (T1 -> T2 -> T3: any of them ends all three). Other processes
+   * and instances see the rows gone at their next request (authenticate reads past any commit); this one also
+   * forgets them at once.
+   */
   async logout(sid: string, actor?: Actor): Promise<void> {
-    await this.d.sessions.deleteFamily(sid);
+    for (const id of await this.d.sessions.deleteFamily(sid)) this.live.delete(id);
+    this.live.delete(sid);
     if (actor?.user) await this.d.audit?.record(actor, 'logout', actor.user.username);
   }
 
