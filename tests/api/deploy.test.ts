@@ -20,6 +20,15 @@ describe.skipIf(!analyze)('systemd unit', () => {
     expect([r.status, r.stderr.trim()]).toEqual([0, '']);
   });
 
+  test('reads FILEDECK_* variables from an optional environment file, and the README gives the whole install path', () => {
+    const text = readFileSync(UNIT, 'utf8');
+    expect(text).toMatch(/^EnvironmentFile=-\/etc\/filedeck\/filedeck\.env$/m);
+    const readme = readFileSync(resolve(import.meta.dir, '../../README.md'), 'utf8');
+    const install = readme.slice(readme.indexOf('### Install as a systemd service'));
+    for (const step of ['useradd --system', 'install -d', '/etc/filedeck/filedeck.env', 'systemd-analyze verify', 'systemctl enable --now filedeck', 'journalctl -u filedeck', 'doctor'])
+      expect(install).toContain(step);
+  });
+
   test('is hardened: exposure score of 2.0 or less (OK), no capability, no device, no kernel access', () => {
     const r = spawnSync('systemd-analyze', ['security', '--offline=true', unit], { encoding: 'utf8' });
     const score = Number(/Overall exposure level for \S+: ([\d.]+)/.exec(r.stdout)?.[1]);
