@@ -17,6 +17,9 @@ const BIN = join(ROOT, 'dist', 'filedeck');
 
 interface Result { name: string; passed: number; failed: number; ms: number; failures: string[] }
 const results: Result[] = [];
+/** Tests that failed and then passed on the retry: each is a bug (a test that passes by luck), printed by name at the end. */
+const retried: string[] = [];
+const started = performance.now();
 
 async function run(name: string, cmd: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
   const t0 = performance.now();
@@ -72,6 +75,8 @@ async function bunTest(name: string, paths: string[], extra: string[] = [], retr
     // setup failed ran none of its tests the first time).
     failed = again.failed;
     failures = again.failures;
+    const stillFailing = new Set(again.failures);
+    for (const f of first.failures) if (!stillFailing.has(f)) retried.push(`${name}: ${f.replace(/^([^:]+): \(fail\) /, '$1: ')}`);
     passed = first.passed - first.failedFiles.reduce((n, f) => n + (first.passedIn.get(f) ?? 0), 0) + again.passed;
     console.log(`${name}: after the retry ${failed} failed`);
   }
@@ -125,6 +130,9 @@ console.log('\n=== summary');
 for (const r of results) console.log(`${r.name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  (${(r.ms / 1000).toFixed(1)} s)`);
 // The failing tests again, by name, next to the totals: a long run's log is often read from its end only.
 for (const r of results) for (const f of r.failures) console.log(`${r.name}: ${f}`);
+// Every test that needed the retry to pass, by name: none is the only good answer.
+console.log(retried.length ? `retried (passed only on the second run; each is a bug to fix):\n${retried.map((r) => `  ${r}`).join('\n')}` : 'retried: none');
+console.log(`total time ${((performance.now() - started) / 60000).toFixed(1)} min`);
 const passed = results.reduce((a, r) => a + r.passed, 0);
 const failed = results.reduce((a, r) => a + r.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);
