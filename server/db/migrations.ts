@@ -369,4 +369,14 @@ UPDATE sessions SET family = id WHERE family IS NULL;
 CREATE INDEX sessions_family ON sessions(family);
 `,
   },
+  {
+    version: 13,
+    name: 'jobs: how many items each job holds, so queued work is capped per user and in total without reading the item lists',
+    sql: `
+ALTER TABLE jobs ADD COLUMN item_count INTEGER NOT NULL DEFAULT 0;
+`,
+    pg: `
+ALTER TABLE jobs ADD COLUMN item_count INTEGER NOT NULL DEFAULT 0;
+`,
+  },
 ];
