@@ -54,7 +54,7 @@ export function publicRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
     // Not in the reference (its share page plays no video): the same share, actor and checks as public/dl.
     .get('/api/public/subtitle/*', async ({ request, server }) => {
       const ps = await open(request, '/api/public/subtitle', ip.client(request, server));
-      const sub = ps.file ? await openSubtitle({ ...ps.file.owner, can: (p) => p === 'download' }, ps.file.path) : await openSubtitle(ps.actor, ps.path);
+      const sub = ps.file ? await openSubtitle({ ...ps.file.owner, can: (p) => p === 'download' }, ps.file.path, request.signal) : await openSubtitle(ps.actor, ps.path, request.signal);
       return subtitleResponse(request, sub);
     });
 }

@@ -4,177 +4,40 @@ import { openRegular } from '../../fs/open-regular';
 import { baseName } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
 import { authorizePath } from '../policy/file-policy';
+import { subtitleWork } from '../work/work-limits';
+import { ResultCache } from '../work/result-cache';
+import { SharedRuns } from '../work/shared-run';
+import { SUBTITLE_LIMIT, subtitleFormat } from './subtitle-convert';
+
+export { assToVtt, decodeText, srtToVtt, SUBTITLE_LIMIT, subtitleFormat, type SubtitleFormat } from './subtitle-convert';
 
 // Browsers play WebVTT only. SubRip and (Advanced) SubStation Alpha files are converted here, once, for the web
-// app and for any other client of GET /api/subtitle (the reference's route).
+// app and for any other client of GET /api/subtitle (the reference's route), and for public shares.
 
-/** The largest subtitle file converted (converting reads the whole file into memory). */
-export const SUBTITLE_LIMIT = 10 * 1024 * 1024;
+/** Converted subtitles kept in memory (a 10 MiB SRT makes ~10 MiB of WebVTT): 64 MiB, least recently used out. */
+const converted = new ResultCache(64 * 1024 * 1024);
+/** Conversions in progress, shared by every request for the same file (see SharedRuns). */
+const converting = new SharedRuns<Uint8Array<ArrayBuffer>>();
 
-export type SubtitleFormat = 'vtt' | 'srt' | 'ass';
-
-/** The subtitle format of a file name (case-insensitive extension), or null. */
-export function subtitleFormat(name: string): SubtitleFormat | null {
-  const m = /\.(vtt|srt|ass|ssa)$/i.exec(name);
-  if (!m) return null;
-  const ext = m[1]!.toLowerCase();
-  return ext === 'ssa' ? 'ass' : (ext as SubtitleFormat);
+/** The cache's load and the conversions started so far, for tests and diagnostics. */
+export function subtitleStats(): { cached: number; converting: number; started: number } {
+  return { cached: converted.stats().entries, converting: converting.size(), started: subtitleWork().stats().started };
 }
 
-/** Text from bytes: UTF-8 or UTF-16 by their byte order mark, UTF-8 when valid, else Windows-1252 (old SRTs). */
-export function decodeText(b: Uint8Array): string {
-  if (b[0] === 0xff && b[1] === 0xfe) return new TextDecoder('utf-16le').decode(b);
-  if (b[0] === 0xfe && b[1] === 0xff) return new TextDecoder('utf-16be').decode(b);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(b);
-  } catch {
-    return new TextDecoder('windows-1252').decode(b);
-  }
-}
-
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-
-/** Milliseconds as a WebVTT timestamp, hh:mm:ss.ttt (hours grow past two digits when needed). */
-function vttTime(ms: number): string {
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.floor(ms / 60_000) % 60;
-  const s = Math.floor(ms / 1000) % 60;
-  return `${pad(h)}:${pad(m)}:${pad(s)}.${pad(ms % 1000, 3)}`;
-}
-
-/** "h:mm:ss,fff" (SRT) or "h:mm:ss.cc" (ASS) in milliseconds; a short fraction is a decimal fraction. */
-function parseTime(t: string): number | null {
-  const m = /^(\d{1,4}):(\d{1,2}):(\d{1,2})(?:[,.](\d{1,3}))?$/.exec(t.trim());
-  if (!m) return null;
-  return ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000 + Number((m[4] ?? '0').padEnd(3, '0'));
-}
-
-interface Cue {
-  id?: string;
-  start: number;
-  end: number;
-  text: string;
-}
-
-/** Cue text may hold no blank line (it would end the cue) and no "-->" (it would read as a timing line). */
-function cueText(lines: string[]): string {
-  return lines
-    .map((l) => l.trim().replaceAll('-->', '--&gt;'))
-    .filter(Boolean)
-    .join('\n');
-}
-
-function vtt(cues: Cue[]): string {
-  const out = ['WEBVTT', ''];
-  for (const c of cues) out.push(...(c.id ? [c.id] : []), `${vttTime(c.start)} --> ${vttTime(c.end)}`, c.text, '');
-  return out.join('\n');
-}
-
-const SRT_TIMING = /^\s*([\d:,.]+)\s*-->\s*([\d:,.]+)/;
-
-/**
- * SubRip to WebVTT: comma-decimal timestamps become dots, `<br>` becomes a line break, cue numbers stay as cue
- * identifiers, cue text (with its <i>/<b>/<u> tags, which WebVTT shares) is kept; `{\an8}`-style tags that
- * some SRTs carry are dropped; blocks without a timing line are skipped.
- */
-export function srtToVtt(text: string): string {
-  const cues: Cue[] = [];
-  const blocks = text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n/);
-  for (const block of blocks) {
-    const lines = block.split('\n');
-    while (lines.length && !lines[0]!.trim()) lines.shift();
-    const at = lines.findIndex((l, i) => i < 2 && SRT_TIMING.test(l));
-    if (at < 0) continue;
-    const [, a, b] = SRT_TIMING.exec(lines[at]!)!;
-    const start = parseTime(a!);
-    const end = parseTime(b!);
-    if (start === null || end === null) continue;
-    const body = lines.slice(at + 1).join('\n').replace(/<br\s*\/?>/gi, '\n').replace(/\{\\[^{}]*\}/g, '');
-    const id = at === 1 ? lines[0]!.trim() : '';
-    cues.push({ id: id && !id.includes('-->') ? id : undefined, start, end, text: cueText(body.split('\n')) });
-  }
-  return vtt(cues);
-}
-
-/**
- * An ASS text field as plain cue text: override blocks `{...}` removed (in one linear scan: no regular
- * expression that a crafted line could make quadratic), `\N` a line break, `\n` a space, `\h` a no-break space,
- * and <, > and & escaped (they are literal in ASS). Drawing commands (`{\p1}` until `{\p0}`) are not text.
- */
-function assText(t: string): string {
-  let out = '';
-  let drawing = false;
-  let i = 0;
-  while (i < t.length) {
-    const open = t.indexOf('{', i);
-    const close = open < 0 ? -1 : t.indexOf('}', open + 1);
-    if (open < 0 || close < 0) {
-      if (!drawing) out += t.slice(i);
-      break;
-    }
-    if (!drawing) out += t.slice(i, open);
-    const p = /\\p(\d+)/.exec(t.slice(open + 1, close));
-    if (p) drawing = p[1] !== '0';
-    i = close + 1;
-  }
-  out = out.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-  return cueText(out.replaceAll('\\N', '\n').replaceAll('\\n', ' ').replaceAll('\\h', '\u00a0').split('\n'));
-}
-
-const ASS_FORMAT = ['layer', 'start', 'end', 'style', 'name', 'marginl', 'marginr', 'marginv', 'effect', 'text'];
-
-/**
- * (Advanced) SubStation Alpha to WebVTT: the Dialogue lines of the [Events] section, read by its Format line
- * (ASS's default order without one), as cues sorted by start time; styles and positions are not carried over.
- */
-export function assToVtt(text: string): string {
-  const cues: Cue[] = [];
-  let inEvents = false;
-  let format = ASS_FORMAT;
-  for (const raw of text.replace(/\r\n?/g, '\n').split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('[') && line.endsWith(']')) {
-      inEvents = line.toLowerCase() === '[events]';
-      continue;
-    }
-    if (!inEvents) continue;
-    const colon = line.indexOf(':');
-    if (colon < 0) continue;
-    const key = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trimStart();
-    if (key === 'format') {
-      format = value.split(',').map((f) => f.trim().toLowerCase());
-      continue;
-    }
-    if (key !== 'dialogue') continue;
-    // The text field is the last one and may itself hold commas.
-    const fields: string[] = [];
-    let rest = value;
-    for (let i = 0; i < format.length - 1; i++) {
-      const c = rest.indexOf(',');
-      if (c < 0) break;
-      fields.push(rest.slice(0, c));
-      rest = rest.slice(c + 1);
-    }
-    fields.push(rest);
-    const start = parseTime(fields[format.indexOf('start')] ?? '');
-    const end = parseTime(fields[format.indexOf('end')] ?? '');
-    const body = assText(fields[format.indexOf('text')] ?? '');
-    if (start === null || end === null || end <= start || !body) continue;
-    cues.push({ start, end, text: body });
-  }
-  cues.sort((a, b) => a.start - b.start);
-  return vtt(cues);
-}
+const tooLarge = () => new AppError('TOO_LARGE', `subtitle files are converted up to ${SUBTITLE_LIMIT / 1024 / 1024} MiB`);
 
 /** A subtitle file to send: a WebVTT file as it is, or the WebVTT converted from an SRT or ASS file. */
 export type Subtitle = { kind: 'file'; real: string; stats: Stats; name: string } | { kind: 'converted'; body: Uint8Array<ArrayBuffer>; stats: Stats; name: string };
 
 /**
- * GET /api/subtitle: the download permission and the rules decide (file-policy, as for raw downloads); only
- * regular .vtt/.srt/.ass/.ssa files are read; SRT and ASS files above SUBTITLE_LIMIT are refused (413).
+ * GET /api/subtitle and /api/public/subtitle: the download permission and the rules decide (file-policy, as for
+ * raw downloads); only regular .vtt/.srt/.ass/.ssa files are read; SRT and ASS files above SUBTITLE_LIMIT are
+ * refused (413). A conversion runs on the work worker under subtitleWork's slots (global and per user: the
+ * actor's user, a share's owner), never on the event loop; its result is kept by the file's identity, time and
+ * size, so a second request answers from memory. `signal`: the request's; a client that goes away stops waiting,
+ * and the conversion stops when nobody else waits for it.
  */
-export async function openSubtitle(actor: Actor, path: string): Promise<Subtitle> {
+export async function openSubtitle(actor: Actor, path: string, signal?: AbortSignal): Promise<Subtitle> {
   authorizePath(actor, 'download', path);
   const name = baseName(path);
   const format = subtitleFormat(name);
@@ -183,24 +46,33 @@ export async function openSubtitle(actor: Actor, path: string): Promise<Subtitle
   if (!format) throw invalid('subtitles are .vtt, .srt, .ass or .ssa files');
   if (!stats.isFile()) throw invalid('not a regular file');
   if (format === 'vtt') return { kind: 'file', real, stats, name };
-  if (stats.size > SUBTITLE_LIMIT) throw new AppError('TOO_LARGE', `subtitle files are converted up to ${SUBTITLE_LIMIT / 1024 / 1024} MiB`);
+  if (stats.size > SUBTITLE_LIMIT) throw tooLarge();
+  // The file opened once (regular, no symlink); its identity, time and size name the result, and the worker
+  // reads this same descriptor, closed here once the worker is done with it (or at once on a cached answer).
   const { handle, stats: opened } = await openRegular(real);
-  let bytes: Uint8Array;
-  try {
-    // Read at most one byte past the limit: a file that grew since the stat is refused, not read whole.
-    const buf = Buffer.alloc(Math.min(opened.size, SUBTITLE_LIMIT) + 1);
-    let n = 0;
-    while (n < buf.length) {
-      const { bytesRead } = await handle.read(buf, n, buf.length - n, n);
-      if (!bytesRead) break;
-      n += bytesRead;
-    }
-    if (n > SUBTITLE_LIMIT) throw new AppError('TOO_LARGE', `subtitle files are converted up to ${SUBTITLE_LIMIT / 1024 / 1024} MiB`);
-    bytes = buf.subarray(0, n);
-  } finally {
+  const key = `${opened.dev}:${opened.ino}:${opened.mtimeMs}:${opened.size}:${format}`;
+  let body = converted.get(key);
+  if (body) {
     await handle.close().catch(() => {});
+  } else {
+    let handed = false;
+    const user = String(actor.user?.id ?? 'public');
+    try {
+      if (opened.size > SUBTITLE_LIMIT) throw tooLarge();
+      body = await converting.join(
+        key,
+        async (stop) => {
+          handed = true;
+          const out = await subtitleWork().run<Uint8Array<ArrayBuffer>>(user, { kind: 'subtitle', fd: handle.fd, format, limit: SUBTITLE_LIMIT }, { signal: stop, settled: () => void handle.close().catch(() => {}) });
+          converted.set(key, out);
+          return out;
+        },
+        signal,
+      );
+    } finally {
+      // Joined someone else's run (or refused before one): this descriptor was never handed to a worker.
+      if (!handed) await handle.close().catch(() => {});
+    }
   }
-  const text = decodeText(bytes);
-  const body = new TextEncoder().encode(format === 'srt' ? srtToVtt(text) : assToVtt(text));
   return { kind: 'converted', body, stats: opened, name: name.replace(/\.[^.]+$/, '.vtt') };
 }

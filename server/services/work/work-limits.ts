@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { FairSlots } from './fair-slots';
 import { HeavyWork } from './heavy-work';
 
 /**
@@ -40,4 +41,28 @@ export function passwordWork(): HeavyWork {
   const n = Math.max(1, Math.min(2, availableParallelism() - 1));
   bcrypt ??= new HeavyWork({ global: n, perUser: n, maxWaiting: 10_000, waitMs: 120_000, timeoutMs: 120_000 }, 'password checks');
   return bcrypt;
+}
+
+/**
+ * Subtitle conversions (SRT/ASS to WebVTT, up to 10 MiB: most of a second of CPU each), for signed-in users and
+ * public shares alike. One module-wide instance, like bcrypt's, because subtitles are opened by a plain function
+ * (files/subtitles.ts) from two routes. Workers: one fewer than the cores (at least 1, at most 2), 2 per user (a
+ * share's visitors count as its owner); 256 may wait up to a minute; a conversion past 30 s ends with a 503.
+ */
+let subtitles: HeavyWork | null = null;
+export function subtitleWork(): HeavyWork {
+  const n = Math.max(1, Math.min(2, availableParallelism() - 1));
+  subtitles ??= new HeavyWork({ global: n, perUser: 2, maxWaiting: 256, waitMs: 60_000, timeoutMs: 30_000 }, 'subtitle conversions');
+  return subtitles;
+}
+
+/**
+ * Searches of the name index or by walk run on the main thread in short chunks that yield (index-search.ts), each
+ * holding one of these slots while it runs: 4 at once, 2 per user, 256 waiting up to 30 s. One module-wide
+ * instance for the same reason as above (searchAny is a plain function).
+ */
+let searches: FairSlots | null = null;
+export function searchSlots(): FairSlots {
+  searches ??= new FairSlots({ global: 4, perUser: 2, maxWaiting: 256, waitMs: 30_000 }, 'searches');
+  return searches;
 }

@@ -1,12 +1,13 @@
 /**
- * The worker thread of heavy work (worker-pool.ts starts it): checksums, image previews and bcrypt, each done
- * with synchronous calls here so that neither the event loop nor the runtime's shared thread pool (which serves
- * every file-system call) waits for them. Files come as descriptors the main thread opened with openRegular
+ * The worker thread of heavy work (worker-pool.ts starts it): checksums, image previews, subtitle conversions and
+ * bcrypt, each done with synchronous calls here so that neither the event loop nor the runtime's shared thread
+ * pool (which serves every file-system call) waits for them. Files come as descriptors the main thread opened with openRegular
  * (fs/open-regular.ts: regular files only) and closes after this worker answered; nothing here opens a path.
  * `cancel` is a shared flag the main thread raises when the client went away or the time limit passed.
  */
 import { fstatSync, readSync } from 'node:fs';
 import { AppError } from '../../core/errors';
+import { convertSubtitle } from '../files/subtitle-convert';
 import { MAX_SOURCE_BYTES, renderImage, type PreviewSize } from '../preview/image-render';
 
 declare const self: Worker;
@@ -16,6 +17,8 @@ export type WorkJob =
   | { kind: 'image'; fd: number; size: PreviewSize; png: boolean; cancel: SharedArrayBuffer }
   // An image another program decoded first (heif-convert's JPEG of a HEIC), bounded by that program's output cap.
   | { kind: 'image-bytes'; bytes: Uint8Array; size: PreviewSize; png: boolean; cancel: SharedArrayBuffer }
+  // An SRT or ASS file to WebVTT (files/subtitles.ts); files above `limit` bytes are refused, not read whole.
+  | { kind: 'subtitle'; fd: number; format: 'srt' | 'ass'; limit: number; cancel: SharedArrayBuffer }
   | { kind: 'bcrypt-hash'; password: string; cost: number; cancel: SharedArrayBuffer }
   | { kind: 'bcrypt-verify'; password: string; hash: string; cancel: SharedArrayBuffer };
 
@@ -36,9 +39,11 @@ function hash(fd: number, algo: string, stop: () => boolean): string {
   }
 }
 
-function readAll(fd: number, stop: () => boolean): Uint8Array {
+const tooBigImage = () => new AppError('TOO_LARGE', 'the image is too large to preview');
+
+function readAll(fd: number, stop: () => boolean, limit = MAX_SOURCE_BYTES, tooBig = tooBigImage): Uint8Array {
   const size = fstatSync(fd).size;
-  if (size > MAX_SOURCE_BYTES) throw new AppError('TOO_LARGE', 'the image is too large to preview');
+  if (size > limit) throw tooBig();
   const buf = Buffer.allocUnsafe(size + 1);
   let len = 0;
   while (len < buf.length) {
@@ -48,7 +53,7 @@ function readAll(fd: number, stop: () => boolean): Uint8Array {
     len += n;
   }
   // One byte past the size was asked for: a file that grew since its stat is refused, not decoded.
-  if (len > size) throw new AppError('TOO_LARGE', 'the image is too large to preview');
+  if (len > size) throw tooBig();
   return buf.subarray(0, len);
 }
 
@@ -66,6 +71,10 @@ async function perform(job: WorkJob): Promise<unknown> {
       if (input.length > MAX_SOURCE_BYTES) throw new AppError('TOO_LARGE', 'the image is too large to preview');
       const out = renderImage(imageLib, input, job.size, job.png, stop);
       return out ? new Uint8Array(out) : null;
+    }
+    case 'subtitle': {
+      const tooBig = () => new AppError('TOO_LARGE', `subtitle files are converted up to ${job.limit / 1024 / 1024} MiB`);
+      return convertSubtitle(readAll(job.fd, stop, job.limit, tooBig), job.format, stop);
     }
     case 'bcrypt-hash':
       return Bun.password.hashSync(job.password, { algorithm: 'bcrypt', cost: job.cost });
