@@ -38,6 +38,10 @@ export interface Config {
   indexWatchLimit: number;
   indexReconcile: number; // milliseconds
   indexPoll: number; // milliseconds
+  jobQueuePerUser: number;
+  jobQueue: number;
+  jobItemsPerUser: number;
+  jobItems: number;
   logFormat: 'text' | 'json';
   metricsToken: string;
   metricsAllow: string[];
@@ -83,6 +87,10 @@ export const CONFIG_KEYS: Record<keyof Config, KeySpec> = {
   indexWatchLimit: { kind: 'int', default: '0', help: 'name index: most folders watched for changes (0: as many as the kernel allows); past it, periodic reconciles (indexPoll)', check: (v) => ((v as number) >= 0 ? null : 'must not be negative') },
   indexReconcile: { kind: 'duration', default: '1h', help: 'name index: full reconcile with the disk while watching (catches missed events)', check: (v) => ((v as number) >= 1000 ? null : 'must be at least 1s') },
   indexPoll: { kind: 'duration', default: '30s', help: 'name index: reconcile period when folders are not watched (watch limit reached)', check: (v) => ((v as number) >= 200 ? null : 'must be at least 200ms') },
+  jobQueuePerUser: { kind: 'int', default: '20', help: 'background jobs one user may have queued or running at once (past it: 429)', check: (v) => ((v as number) >= 1 ? null : 'must be at least 1') },
+  jobQueue: { kind: 'int', default: '200', help: 'background jobs queued or running at once, all users together (past it: 429)', check: (v) => ((v as number) >= 1 ? null : 'must be at least 1') },
+  jobItemsPerUser: { kind: 'int', default: '20000', help: 'selected items in one user\'s queued and running jobs together (past it: 429)', check: (v) => ((v as number) >= 1 ? null : 'must be at least 1') },
+  jobItems: { kind: 'int', default: '100000', help: 'selected items in all queued and running jobs together (past it: 429)', check: (v) => ((v as number) >= 1 ? null : 'must be at least 1') },
   databaseConnectTimeout: { kind: 'duration', default: '10s', help: 'PostgreSQL: how long to wait for the database at start before giving up', check: (v) => ((v as number) >= 100 ? null : 'must be at least 100ms') },
 };
 
