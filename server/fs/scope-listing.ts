@@ -35,6 +35,12 @@ export interface WalkEntry {
   isDir: boolean;
   /** Real location on disk, for reading. */
   real: string;
+  /**
+   * The virtual path of the entry's real location, when the walk reached it through a link (its folder, or a folder
+   * above it, is a link inside the scope): the rules must allow it there too (policy/file-policy.ts visible()).
+   * Absent when the entry is where its path says.
+   */
+  at?: string;
 }
 
 /**
@@ -183,11 +189,27 @@ export class ScopeListing extends ScopeReads {
   }
 
   /**
+   * Where the folder `vpath`, resolved to `real` by this scope, really is for the rules: the virtual path of `real`
+   * when it differs from `vpath` (the folder was reached through a link: `/l` -> `/a`), else undefined (every entry
+   * below is where its path says). The one place a walk or listing learns the real location of what it reads; an
+   * entry `name` below is then at joinVirtual(result, name). One comparison per folder, nothing per entry.
+   */
+  realPathOf(vpath: string, real: string): string | undefined {
+    const v = this.virtualOf(real);
+    return v === null || v === vpath ? undefined : v;
+  }
+
+  /**
    * Walks a folder depth-first, yielding every entry below it (not the folder itself). Escaping symlinks are
    * skipped; symlinked folders are not descended (no cycles). `enter` may prune a folder (e.g. denied by rules).
+   * When the folder itself was reached through a link, each entry carries its real location (`at`).
    */
   async *walk(vpath: string, enter: (e: WalkEntry) => boolean = () => true, signal?: AbortSignal): AsyncGenerator<WalkEntry> {
     const start = await this.real(vpath);
+    // Links are never descended, so below the start every entry is as far from its real location as the start is.
+    const startAt = this.realPathOf(vpath, start);
+    const cut = vpath === '/' ? 0 : vpath.length;
+    const atOf = startAt === undefined ? null : (v: string) => (startAt === '/' ? v.slice(cut) : startAt + v.slice(cut));
     const stack: { v: string; real: string }[] = [{ v: vpath, real: start }];
     while (stack.length) {
       if (signal?.aborted) return;
@@ -220,6 +242,7 @@ export class ScopeListing extends ScopeReads {
           }
         }
         const entry: WalkEntry = { path: childV, name: d.name, isDir, real: target };
+        if (atOf) entry.at = atOf(childV);
         yield entry;
         if (isDir && enter(entry)) subdirs.push({ v: childV, real: childReal });
       }

@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs';
 import { isAppError } from '../../core/errors';
 import { openRegular, type ReadHandle } from '../../fs/open-regular';
 import type { Actor } from '../actor';
+import { visible } from '../policy/file-policy';
 
 /** One member of an archive. A file's body yields exactly `size` bytes, whatever happens to the file meanwhile. */
 export interface ArchiveEntry {
@@ -136,9 +137,9 @@ export async function* archiveEntries(actor: Actor, items: ArchiveItem[], rel: (
     }
     if (item.path !== root) yield { name: named(item.path), dir: true, mode: 0o755, mtime: item.mtime, size: 0 };
     try {
-      for await (const e of actor.fs.walk(item.path, (d) => actor.allows(d.path), signal)) {
+      for await (const e of actor.fs.walk(item.path, (d) => visible(actor, d.path, d.at), signal)) {
         if (signal?.aborted) return;
-        if (!actor.allows(e.path)) continue;
+        if (!visible(actor, e.path, e.at)) continue;
         if (e.isDir) yield { name: named(e.path), dir: true, mode: 0o755, mtime: new Date(), size: 0 };
         else yield* file(e.path, e.real);
       }

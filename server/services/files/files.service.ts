@@ -142,7 +142,7 @@ export class FilesService {
     this.check(actor, path);
     const { stats } = await actor.fs.stat(path);
     if (!stats.isDirectory()) throw invalid('path is not a directory');
-    for await (const e of actor.fs.walk(path, (d) => visible(actor, d.path), signal)) if (visible(actor, e.path)) yield e;
+    for await (const e of actor.fs.walk(path, (d) => visible(actor, d.path, d.at), signal)) if (visible(actor, e.path, e.at)) yield e;
   }
 
   /** Disk usage of the volume holding a folder. */

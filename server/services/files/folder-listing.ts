@@ -209,10 +209,12 @@ export async function scanFolder(
   const scanKnown = scan.known ? new KnownStats(scan.names, scan.known) : null;
   const kept: (EntryStats | null)[] | null = scan.known ? [] : null;
   let dir: DirReader | null = null;
+  // A folder reached through a link: each name is also asked of the rules where it really is (nothing more per entry otherwise).
+  const at = actor.fs.realPathOf(path, scan.real);
   try {
     for (let i = 0; i < scan.names.length; i++) {
       const name = scan.names[i]!;
-      if (!visible(actor, joinVirtual(path, name))) continue;
+      if (!visible(actor, joinVirtual(path, name), at === undefined ? undefined : joinVirtual(at, name))) continue;
       let kind = scan.kinds[i]!;
       if (kind === 2 || nums) {
         if (!dir) {

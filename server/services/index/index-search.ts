@@ -40,7 +40,7 @@ export async function searchAny(index: NameIndex | null, actor: Actor, base: str
     const { stats, real } = await actor.fs.stat(base); // 404 before anything is streamed
     if (!stats.isDirectory()) throw invalid('search needs a folder');
     const at = indexPath(index.root, real);
-    if (at !== null) return { hits: fromIndex(index.reader(), actor, base, at, parseQuery(raw), signal), source: 'index' };
+    if (at !== null) return { hits: fromIndex(index.reader(), actor, base, at, parseQuery(raw), signal, actor.fs.realPathOf(base, real)), source: 'index' };
   }
   const st = index?.status();
   return { hits: search(actor, base, raw, signal), source: 'walk', percent: st?.state === 'building' ? st.percent : undefined };
@@ -50,12 +50,13 @@ export async function searchAny(index: NameIndex | null, actor: Actor, base: str
  * Ranked: names that match, shallower first (depth by depth, each depth in index order), then entries below
  * folders whose name matched (folder by folder, shallower folders first), each reported once.
  */
-async function* fromIndex(store: NameIndexStore, actor: Actor, base: string, at: string, q: SearchQuery, signal?: AbortSignal): AsyncGenerator<SearchHit> {
+async function* fromIndex(store: NameIndexStore, actor: Actor, base: string, at: string, q: SearchQuery, signal?: AbortSignal, baseAt?: string): AsyncGenerator<SearchHit> {
   const [lo, hi] = belowPath(at);
   const cut = at === '/' ? 1 : at.length + 1;
   const hideDot = !!actor.user?.hideDotfiles;
   // The walk never enters hidden folders, so below the folder searched no component may be hidden.
-  const shown = (rel: string) => !(hideDot && rel.split('/').some((c) => c.startsWith('.'))) && visible(actor, joinVirtual(base, rel));
+  // `baseAt`: where the folder searched really is, when reached through a link (the rules hold there too).
+  const shown = (rel: string) => !(hideDot && rel.split('/').some((c) => c.startsWith('.'))) && visible(actor, joinVirtual(base, rel), baseAt === undefined ? undefined : joinVirtual(baseAt, rel));
   const top = at === '/' ? 0 : at.split('/').length - 1;
   const deepest = store.maxDepth();
   const hit = (r: StoredRow): SearchHit | null => {

@@ -51,9 +51,14 @@ export function permitted(actor: Actor, access: Access): boolean {
   return NEEDS[access].every((p) => actor.can(p));
 }
 
-/** Whether a path is visible to the actor: its rules and dotfile hiding. Listings, search and walks filter by it. */
-export function visible(actor: Actor, path: string): boolean {
-  return actor.allows(path);
+/**
+ * Whether an entry is visible to the actor: its rules and dotfile hiding, on its virtual path and, when it was
+ * reached through a link (`at`: the virtual path of its real location, from ScopedFs walk() or realPathOf()), there
+ * too, so a rule on `/a/secret` holds for `/l/secret` when `/l` links to `/a`. Listings, search, folder sizes,
+ * archives and walks filter by it.
+ */
+export function visible(actor: Actor, path: string, at?: string): boolean {
+  return actor.allows(path) && (at === undefined || actor.allows(at));
 }
 
 /** Decides effects on single paths (no subtree walk). Throws 403 naming the missing permission. */
@@ -78,8 +83,10 @@ export async function authorize(actor: Actor, effects: Effect[]): Promise<void> 
       if (e.to !== undefined && !actor.rulesAllow(e.to)) throw forbidden();
       continue;
     }
+    // A link moved or deleted leaves its target where it is: only a copy (read) takes what lies at the real location.
+    const real = !st.isSymlink || e.access === 'read';
     for await (const d of actor.fs.walk(e.path)) {
-      if (!actor.rulesAllow(d.path)) throw forbidden();
+      if (!actor.rulesAllow(d.path) || (real && d.at !== undefined && !actor.rulesAllow(d.at))) throw forbidden();
       if (e.to !== undefined && !actor.rulesAllow(e.to + d.path.slice(e.path === '/' ? 0 : e.path.length))) throw forbidden();
     }
   }

@@ -72,7 +72,7 @@ export async function* search(actor: Actor, base: string, raw: string, signal?: 
   const until = Date.now() + SEARCH_TIME_LIMIT_MS;
   for await (const e of actor.fs.walk(base, (d) => !(hideDot && d.name.startsWith('.')), signal)) {
     if (Date.now() > until) return; // a walk of a huge tree ends; the client gets what was found so far
-    if (!visible(actor, e.path)) continue;
+    if (!visible(actor, e.path, e.at)) continue;
     if (!typeMatches(e.name, e.isDir, q.types)) continue;
     const rel = e.path.slice(cut);
     // As the name index answers (index-search.ts): a name match, or an entry below a folder (under the one
