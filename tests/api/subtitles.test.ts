@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { subtitleStats } from '../../server/services/files/subtitles';
+import { subtitleWork } from '../../server/services/work/work-limits';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
+
+const subtitleWorkStats = () => subtitleWork().stats();
 
 // GET /api/subtitle/{path} (reference §4.9): WebVTT out of .vtt (as it is), .srt and .ass/.ssa (converted).
 let t: TestApp;
@@ -84,5 +88,96 @@ describe('GET /api/subtitle', () => {
     expect(await r.text()).toContain('First line\nsecond line');
     expect((await t.req('GET', `/api/public/subtitle/${share.hash}/../Movies/clip.en.srt`)).status).not.toBe(200);
     expect((await t.req('GET', `/api/public/subtitle/${share.hash}/secret/clip.srt`)).status).toBe(403);
+  });
+});
+
+/** A SubRip file of about `bytes` bytes whose cue texts carry `tag`, so each file converts to different bytes. */
+function bigSrt(bytes: number, tag: string): string {
+  const out: string[] = [];
+  let size = 0;
+  const ts = (ms: number) => `${String(Math.floor(ms / 3_600_000)).padStart(2, '0')}:${String(Math.floor(ms / 60_000) % 60).padStart(2, '0')}:${String(Math.floor(ms / 1000) % 60).padStart(2, '0')},${String(ms % 1000).padStart(3, '0')}`;
+  for (let i = 1; size < bytes - 200; i++) {
+    const b = `${i}\r\n${ts(i * 2000)} --> ${ts(i * 2000 + 1500)}\r\n<i>${tag} line ${i}</i> of the film<br>and its second line\r\n\r\n`;
+    out.push(b);
+    size += b.length;
+  }
+  return out.join('');
+}
+
+describe('heavy conversions are bounded', () => {
+  test('four 10 MiB conversions (three signed in, one through a share) run off the event loop: /health answers while they run, no long stall', async () => {
+    mkdirSync(join(t.root, 'Big'), { recursive: true });
+    for (let i = 0; i < 4; i++) writeFileSync(join(t.root, 'Big', `film${i}.srt`), bigSrt(10 * 1024 * 1024 - 4096, `film${i}`));
+    const share = await (await t.req('POST', '/api/share/Big/', { token: admin, body: {} })).json();
+    const before = subtitleStats().started;
+    // The longest time the event loop went without running a 5 ms timer while the conversions ran.
+    let last = performance.now();
+    let stall = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      stall = Math.max(stall, now - last);
+      last = now;
+    }, 5);
+    let finished = 0;
+    const one = async (path: string, token?: string) => {
+      const r = await t.req('GET', path, { token });
+      const text = await r.text();
+      finished++;
+      return { status: r.status, text };
+    };
+    const runs = [0, 1, 2].map((i) => one(`/api/subtitle/Big/film${i}.srt`, admin));
+    runs.push(one(`/api/public/subtitle/${share.hash}/film3.srt`));
+    try {
+      const health = await t.req('GET', '/health');
+      expect(health.status).toBe(200);
+      // Answered before the conversions were done: they do not hold the event loop.
+      expect(finished).toBeLessThan(4);
+      const out = await Promise.all(runs);
+      for (const [i, r] of out.entries()) {
+        expect(r.status).toBe(200);
+        expect(r.text.startsWith('WEBVTT\n\n1\n00:00:02.000 --> 00:00:03.500\n')).toBe(true);
+        expect(r.text).toContain(`<i>film${i} line 2</i> of the film\nand its second line`);
+      }
+    } finally {
+      clearInterval(timer);
+    }
+    // A synchronous conversion of one such file holds the loop for 0.5-0.9 s here; the worker's for none of that.
+    expect(stall).toBeLessThan(300);
+    expect(subtitleStats().started - before).toBe(4);
+  });
+
+  test('a second request is answered from the cache (no new conversion); a changed file is converted again', async () => {
+    const first = await t.req('GET', '/api/subtitle/Big/film0.srt', { token: admin });
+    const body = await first.text();
+    const started = subtitleStats().started;
+    const again = await t.req('GET', '/api/subtitle/Big/film0.srt', { token: admin });
+    expect(await again.text()).toBe(body);
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(subtitleStats().started).toBe(started);
+    // Concurrent requests for one uncached file share one conversion.
+    writeFileSync(join(t.root, 'Big', 'film0.srt'), SRT);
+    const [a, b] = await Promise.all([0, 1].map(() => t.req('GET', '/api/subtitle/Big/film0.srt', { token: admin })));
+    expect(await a!.text()).toContain('First line\nsecond line');
+    expect(await b!.text()).toContain('First line\nsecond line');
+    expect(subtitleStats().started).toBe(started + 1);
+  });
+
+  test('a client that goes away stops its conversion: the slot is free again at once', async () => {
+    writeFileSync(join(t.root, 'Big', 'film9.srt'), bigSrt(10 * 1024 * 1024 - 4096, 'film9'));
+    const ac = new AbortController();
+    const started = subtitleStats().started;
+    const pending = t.app.handle(new Request('http://localhost/api/subtitle/Big/film9.srt', { headers: { 'X-Auth': admin }, signal: ac.signal })).catch((e) => e);
+    // Once its conversion is running, the client leaves.
+    while (subtitleStats().started === started) await Bun.sleep(5);
+    ac.abort();
+    await pending;
+    // The worker sees the stop flag within a chunk of cues and gives its slot back; nothing half-made was kept,
+    // so the next request converts the file again (a finished conversion would have been answered from the cache).
+    while (subtitleWorkStats().running > 0) await Bun.sleep(5);
+    expect(subtitleStats().converting).toBe(0);
+    const again = await t.req('GET', '/api/subtitle/Big/film9.srt', { token: admin });
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain('<i>film9 line 1</i>');
+    expect(subtitleStats().started).toBe(started + 2);
   });
 });
