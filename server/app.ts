@@ -3,6 +3,7 @@ import type { Config } from './core/config';
 import { createLogger, type Logger } from './core/log';
 import { MetricsRegistry } from './core/metrics';
 import { HealthStore } from './db/health.store';
+import { observeBackground } from './services/health/background-metrics';
 import { HealthService } from './services/health/health.service';
 import { openDatabase } from './db/database';
 import { SessionsStore } from './db/sessions.store';
@@ -37,6 +38,7 @@ import { actorFor } from './services/actor';
 import { JobsService } from './services/jobs/jobs.service';
 import type { Services } from './services/services';
 import { useFolderCache } from './fs/folder-cache';
+import { protectOwnFiles } from './services/files/own-files';
 
 export type { Services };
 
@@ -63,6 +65,8 @@ export async function createServices(
   const audit = new AuditService(new AuditStore(db), log, () => settings.get().auditRetentionDays);
   const settings = new SettingsService(stores.settings, audit);
   await settings.load();
+  // State files hidden from every scope, temp names provable (services/files/own-files.ts).
+  await protectOwnFiles(config, stores.settings);
   const limits = new RateLimiter(new RateLimitsStore(db));
   const users = new UsersService({ users: stores.users, sessions: stores.sessions, settings, root: config.root, limits, audit });
   const auth = new AuthService({ users: stores.users, sessions: stores.sessions, settings, usersService: users, limits, tokenLifetimeMs: config.tokenExpirationTime, renewGraceMs: config.tokenRenewGrace, audit });
@@ -78,7 +82,6 @@ export async function createServices(
   const index = new NameIndex({ file: join(config.cacheDir, 'name-index.db'), root: config.root, log, watchLimit: config.indexWatchLimit, reconcileMs: config.indexReconcile, pollMs: config.indexPoll });
   const files = new FilesService({ hooks: indexedHooks(hooks, index), folderSizes: index, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums, audit });
   const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits, audit });
-  users.onScopeChanged = (id) => shares.revokeUnreachable(id);
   const trash = new TrashService({ store: new TrashStore(db), users: stores.users, shares: stores.shares, files, root: config.root, followExternalSymlinks: config.followExternalSymlinks, trashSettings: () => settings.get().trash, globalRules: () => settings.get().rules });
   // Background jobs act as their user as of each job's start (current permissions, scope and rules).
   const actorOf = async (id: number) => {
@@ -86,6 +89,9 @@ export async function createServices(
     return u && actorFor(u, { root: config.root, globalRules: settings.get().rules, followExternalSymlinks: config.followExternalSymlinks });
   };
   const jobs = new JobsService({ store: new JobsStore(db), files, actorOf, limits: () => settings.get().extraction, deleteItem: (a, p, permanent) => trash.delete(a, p, { permanent }), log });
+  const health = new HealthService(new HealthStore(db));
+  const metrics = new MetricsRegistry();
+  observeBackground({ health, metrics, index, jobs });
   return {
     config,
     log,
@@ -101,9 +107,9 @@ export async function createServices(
     runner,
     shares,
     trash,
-    health: new HealthService(new HealthStore(db)),
-    // Per process (per test app): the HTTP layer registers request metrics; jobs and the index may add theirs.
-    metrics: new MetricsRegistry(),
+    health,
+    // Per process (per test app): the HTTP layer registers request metrics; jobs and the index add theirs.
+    metrics,
     audit,
     index,
     jobs,

@@ -171,7 +171,7 @@ describe('shares pin what they shared', () => {
     expect(await (await open(hb)).text()).toBe('b');
   });
 
-  test('a change made outside the server is found at access time: a replaced item ends the link', async () => {
+  test('a change made outside the server is found at access time: a replaced item is never served, the link waits', async () => {
     t = await makeTestApp();
     put(t.root, { 'bob/a.txt': 'original', 'bob/d/x.txt': 'x' });
     const bob = await fastUserToken(t, 'bob', {}, { scope: '/bob' });
@@ -183,8 +183,9 @@ describe('shares pin what they shared', () => {
     put(t.root, { 'bob/d/x.txt': 'planted' });
     expect((await open(ha)).status).toBe(404);
     expect((await open(hd, '/x.txt')).status).toBe(404);
-    expect((await t.s.stores.shares.byHash(ha))).toBeNull();
-    expect((await t.s.stores.shares.byHash(hd))).toBeNull();
+    // Kept (state "missing"): only the server's own delete, the owner, an admin or expiry end a link.
+    expect((await t.s.stores.shares.byHash(ha))).not.toBeNull();
+    expect((await t.s.stores.shares.byHash(hd))).not.toBeNull();
   });
 
   test('saving or overriding the shared file through the server keeps the link, serving the new bytes', async () => {
@@ -198,7 +199,7 @@ describe('shares pin what they shared', () => {
     expect(await (await open(ha)).text()).toBe('v3');
   });
 
-  test('narrowing the owner\'s scope ends links outside it at once', async () => {
+  test('narrowing the owner\'s scope stops links outside it (kept, 404) until the scope reaches them again', async () => {
     t = await makeTestApp();
     put(t.root, { 'bob/in/a.txt': 'a', 'bob/out/b.txt': 'b' });
     const bob = await fastUserToken(t, 'bob', {}, { scope: '/bob' });
@@ -208,7 +209,8 @@ describe('shares pin what they shared', () => {
     const bobId = await userId(t, 'bob');
     const r = await t.req('PUT', `/api/users/${bobId}`, { token: admin, body: { what: 'user', which: ['scope'], current_password: ADMIN_PASSWORD, data: { id: bobId, scope: '/bob/in' } } });
     expect(r.status).toBe(200);
-    expect((await t.s.stores.shares.byHash(hout))).toBeNull();
+    expect((await t.s.stores.shares.byHash(hout))).not.toBeNull();
+    expect((await open(hout)).status).toBe(404);
     expect(await (await open(hin)).text()).toBe('a');
   });
 });

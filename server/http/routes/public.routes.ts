@@ -24,8 +24,8 @@ function hashAndPath(url: URL, prefix: string): { hash: string; path: string } {
 
 /**
  * Public share API: no login. A share's password comes as X-SHARE-PASSWORD (URL-encoded) or as the share's
- * token (?token=) returned after a correct password. Everything a visitor reaches goes through an actor confined
- * to the shared item with the owner's rules.
+ * token (?token=) returned after a correct password. Who may reach what is decided by `SharesService.open`: these
+ * routes pass the actor and path it returns to the file services unchanged.
  */
 export function publicRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
   const base = s.config.baseURL;
@@ -38,23 +38,22 @@ export function publicRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
     .use(auth)
     .get('/api/public/share/*', async ({ request, server }) => {
       const ps = await open(request, '/api/public/share', ip.client(request, server));
-      const res = ps.file ? { ...(await s.files.get(ps.file.owner, ps.file.path, { content: false })), path: '/' } : await s.files.get(ps.actor, ps.path, { content: false });
+      const got = await s.files.get(ps.actor, ps.path, { content: false });
+      const res = got.path === ps.shown ? got : { ...got, path: ps.shown };
       if (res.isDir) res.name = s.shares.rootName(ps.share) || 'share'; // folders show the shared folder's name
       return json(ps.share.token ? { ...res, token: ps.share.token } : res);
     })
     .get('/api/public/dl/*', async ({ request, server }) => {
       const ps = await open(request, '/api/public/dl', ip.client(request, server));
-      if (ps.file) {
-        const u = new URL(request.url);
-        u.searchParams.delete('files'); // a file share is that one file, whatever else is asked
-        return download(new Request(u, request), { ...ps.file.owner, can: (p) => p === 'download' }, ps.file.path);
-      }
-      return download(request, ps.actor, ps.path);
+      if (ps.selectable) return download(request, ps.actor, ps.path);
+      // A file link is that one file: a selection asked of it is not an error, it is just not honoured.
+      const u = new URL(request.url);
+      u.searchParams.delete('files');
+      return download(new Request(u, request), ps.actor, ps.path);
     })
     // Not in the reference (its share page plays no video): the same share, actor and checks as public/dl.
     .get('/api/public/subtitle/*', async ({ request, server }) => {
       const ps = await open(request, '/api/public/subtitle', ip.client(request, server));
-      const sub = ps.file ? await openSubtitle({ ...ps.file.owner, can: (p) => p === 'download' }, ps.file.path, request.signal) : await openSubtitle(ps.actor, ps.path, request.signal);
-      return subtitleResponse(request, sub);
+      return subtitleResponse(request, await openSubtitle(ps.actor, ps.path, request.signal));
     });
 }

@@ -1,11 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
-import { MAX_SHARE_DURATION, type Share } from '../../contract/share';
-import type { Rule } from '../../contract/user';
+import { MAX_SHARE_DURATION, type Share, type ShareState } from '../../contract/share';
+import type { PermName, Rule, StoredUser } from '../../contract/user';
 import { AppError, forbidden, invalid, notFound, unauthorized } from '../../core/errors';
 import type { ShareRow, SharesStore } from '../../db/shares.store';
-import type { StoredUser } from '../../contract/user';
 import type { UsersStore } from '../../db/users.store';
 import { ScopedFs } from '../../fs/scoped-fs';
+import { folderScopeRules } from '../rules/folder-scope';
 import { identityOf } from '../../fs/file-identity';
 import { inTrash } from '../../fs/trash-fs';
 import { baseName } from '../../fs/virtual-path';
@@ -53,22 +53,43 @@ export interface SharesDeps {
   audit?: AuditService;
 }
 
-/** A resolved public share: the share, and an actor confined to the shared item with the owner's rules. */
+/**
+ * What an anonymous visitor of a link may reach, decided here and nowhere else: the shared item, through an actor
+ * that may only download (and read what a download needs), with the owner's rules on the owner's real paths. A
+ * folder link is a scope of its own (nothing above the shared folder, not even through a symlink); a file link is
+ * that one file, whatever path or selection is asked. The HTTP layer hands `actor` and `path` to the file services
+ * as they are; the file policy (`authorizePath`) then decides each access against this actor.
+ */
 export interface PublicShare {
   share: ShareRow;
   actor: Actor;
-  /** The shared item is a folder (a file share exposes that one file whatever the subpath). */
+  /** The shared item is a folder. */
   isDir: boolean;
-  /** Virtual path inside the share the request asked for ("/" = the shared item itself). */
+  /** The path, for `actor`, that the request reaches: the asked path in a folder link, the file in a file link. */
   path: string;
-  /** For a file share: the owner's actor and the file's path in the owner's scope (the only thing exposed). */
-  file?: { owner: Actor; path: string };
+  /** The path the visitor is shown: the asked path in a folder link, "/" in a file link. */
+  shown: string;
+  /** A folder link honours a selection of names (`files=`); a file link is that one file. */
+  selectable: boolean;
 }
+
+/** Where a link leads now (`reach`): the owner and the pinned row, or why it serves nothing at the moment. */
+type Reach =
+  | { state: 'ok'; owner: Actor; row: ShareRow; isDir: boolean }
+  | { state: Exclude<ShareState, 'ok'>; error: AppError };
+
+const stopped = (state: Exclude<ShareState, 'ok'>, error: AppError = notFound()): Reach => ({ state, error });
+const asAppError = (e: unknown): AppError => (e instanceof AppError ? e : notFound());
 
 /**
  * Share links: creation, listing, deletion, and the public side. Every public access re-checks that the owner
  * still exists and may share and download, that the item is still inside the owner's scope and allowed by the
  * owner's rules, and confines the visitor to the shared item (a file share never reaches its siblings).
+ *
+ * Nothing here deletes a link because its item is missing or a check fails: a disk not mounted yet, a CLI run
+ * with another root, a narrowed scope or a new rule would otherwise destroy links people were sent. Such a link
+ * answers 404/403 and is listed with its `state`; it ends when the server itself deletes its item (FilesService
+ * `removed`), when its owner or an admin deletes it, when its owner is deleted, or when it expires.
  */
 export class SharesService {
   constructor(private readonly d: SharesDeps) {}
@@ -87,15 +108,18 @@ export class SharesService {
     return new Map((await this.d.users.all()).map((u) => [u.id, u.username]));
   }
 
-  /** Admins see every share with its owner's name; others see their own. The CLI (no user) sees all. */
+  /**
+   * Admins see every share with its owner's name; others see their own. The CLI (no user) sees all. Every live
+   * link is listed, with its state: one that serves nothing now (`missing`, `trashed`, `unreachable`) is kept.
+   */
   async list(actor: Actor, userId?: number): Promise<Share[]> {
     if (actor.user) authorizePath(actor, 'share');
     const names = await this.names();
     const rows = !actor.user || actor.can('admin') ? (userId === undefined ? await this.d.store.all() : await this.d.store.byUser(userId)) : await this.d.store.byUser(actor.user.id);
     const out: Share[] = [];
     for (const r of (await this.live(rows)).sort((a, b) => a.userId - b.userId || a.expire - b.expire)) {
-      const pinned = await this.resolve(r).catch(() => null); // links that no longer reach anything end here
-      if (pinned) out.push(publicShare(pinned.row, names.get(r.userId) ?? ''));
+      const reach = await this.reach(r);
+      out.push({ ...publicShare(reach.state === 'ok' ? reach.row : r, names.get(r.userId) ?? ''), state: reach.state });
     }
     return out;
   }
@@ -182,8 +206,9 @@ export class SharesService {
   }
 
   /**
-   * Opens a share for an anonymous visitor. Order: unknown/expired (404), password (401; attempts limited per
-   * share and per address), owner still allowed (403), item still in the owner's scope and rules (403/404).
+   * Opens a share for an anonymous visitor: THE decision of who may reach a public share and what. Order:
+   * unknown/expired (404), password (401; attempts limited per share and per address), owner still allowed (403),
+   * item still in the owner's scope and rules (403/404). Returns the visitor's actor and path (see PublicShare).
    */
   async open(hash: string, subpath: string, creds: { password: string | null; token: string | null; address: string }): Promise<PublicShare> {
     const row = await this.d.store.byHash(hash);
@@ -204,76 +229,95 @@ export class SharesService {
       if (!ok) throw unauthorized(); // the reserved slots stay taken: this failure counts
       await slot?.succeeded();
     }
-    const { owner: ownerActor, row: pinned, isDir } = await this.resolve(row);
+    const reach = await this.reach(row);
+    if (reach.state !== 'ok') throw reach.error;
+    const { owner: ownerActor, row: pinned, isDir } = reach;
     await this.d.audit?.shareUsed(hash, creds.address); // at most one row per link and address a minute
-    const owner = ownerActor.user!;
-    // A folder share is a scope of its own: symlinks inside may not leave it. Rules stay the owner's, on the
-    // owner's real paths. A file share exposes exactly that file.
+    const visitor: StoredUser = { ...ownerActor.user!, sorting: { by: 'name', asc: false } };
+    const downloadOnly = (perm: PermName) => perm === 'download';
+    if (!isDir) {
+      // A file link: the owner's scope, but no path other than the shared file passes the policy.
+      const file = pinned.path;
+      const actor: Actor = {
+        user: visitor,
+        can: downloadOnly,
+        allows: (p) => p === file && ownerActor.allows(p),
+        rulesAllow: (p) => p === file && ownerActor.rulesAllow(p),
+        hasRules: true,
+        beneath: (p) => ownerActor.beneath(p),
+        get fs() {
+          return ownerActor.fs;
+        },
+      };
+      return { share: pinned, actor, isDir, path: file, shown: '/', selectable: false };
+    }
+    // A folder link is a scope of its own: symlinks inside may not leave it. Rules stay the owner's, on the
+    // owner's real paths.
     const base = pinned.path;
-    const inOwner = (p: string) => (p === '/' ? base : base === '/' ? p : base + p);
-    const shareFs = isDir ? new ScopedFs(ownerActor.fs.root + (base === '/' ? '' : base), this.d.followExternalSymlinks, (p) => ownerActor.allows(inOwner(p))) : null;
+    // The owner's rules at the folder's path and, when it is reached through a link, where it really is (rules/folder-scope.ts).
+    const rules = folderScopeRules(ownerActor, base, pinned.target ? ownerActor.fs.realPathOf(base, pinned.target) : undefined);
+    const shareFs = new ScopedFs(ownerActor.fs.root + (base === '/' ? '' : base), this.d.followExternalSymlinks, rules.allows);
     const actor: Actor = {
-      user: { ...owner, sorting: { by: 'name', asc: false } },
-      can: (perm) => perm === 'download',
-      allows: (p) => ownerActor.allows(inOwner(p)),
-      rulesAllow: (p) => ownerActor.rulesAllow(inOwner(p)),
+      user: visitor,
+      can: downloadOnly,
+      ...rules,
       hasRules: ownerActor.hasRules,
-      beneath: (p) => {
-        const b = ownerActor.beneath(inOwner(p));
-        return { ...b, paths: b.paths.map((q) => (base === '/' ? q : q.slice(base.length))) };
-      },
-      get fs() {
-        if (!shareFs) throw forbidden();
-        return shareFs;
-      },
+      fs: shareFs,
     };
-    return isDir ? { share: pinned, actor, isDir, path: subpath } : { share: pinned, actor, isDir, path: '/', file: { owner: ownerActor, path: pinned.path } };
+    return { share: pinned, actor, isDir, path: subpath, shown: subpath, selectable: true };
   }
 
   /**
    * Where a link leads now, decided from what it pinned: the owner must still exist and may share (share and
-   * download); the pinned real location must still be inside the owner's CURRENT scope (a narrowed scope ends
-   * the link, a widened one cannot make it reach more), must still hold the same item (identity), and must be
-   * allowed by the owner's rules. A link that fails any of these is ended (deleted) and answers 404, except a
-   * permission or rule refusal (403), which a later change may lift. Links made before pinning are pinned here.
+   * download); the pinned real location must still be inside the owner's CURRENT scope (a narrowed scope stops
+   * the link, a widened one cannot make it reach more), must still hold the same item (identity: another item
+   * at that path is never served), and must be allowed by the owner's rules. A link that fails a check is NOT
+   * ended: it answers 404 (403 for a permission or rule refusal) with the state it is in, and serves again once
+   * the check passes (the disk mounted, the scope or rule changed back, the item restored). Links made before
+   * pinning are pinned here, when their item is found.
    */
-  private async resolve(row: ShareRow): Promise<{ owner: Actor; row: ShareRow; isDir: boolean }> {
+  private async reach(row: ShareRow): Promise<Reach> {
     const owner = await this.d.users.byId(row.userId);
-    if (!owner) throw notFound();
+    if (!owner) return stopped('unreachable');
     const ownerActor = actorFor(owner, { root: this.d.root, globalRules: this.d.globalRules(), followExternalSymlinks: this.d.followExternalSymlinks });
-    authorizePath(ownerActor, 'share');
-    const end = async (): Promise<never> => {
-      await this.d.store.delete(row.hash);
-      throw notFound();
-    };
+    try {
+      authorizePath(ownerActor, 'share');
+    } catch (e) {
+      return stopped('unreachable', asAppError(e));
+    }
     let scopeFs: ScopedFs;
     try {
       scopeFs = ownerActor.fs;
     } catch {
-      return end(); // the owner's scope folder is gone
+      return stopped('missing'); // the owner's scope folder is not there (a disk not mounted?)
     }
     if (!row.target) {
-      const { real, stats } = await scopeFs.stat(row.path).catch(() => end());
-      const pinned = { ...row, target: real, targetId: identityOf(stats) };
+      const found = await scopeFs.stat(row.path).catch((e: unknown) => asAppError(e));
+      if (found instanceof AppError) return stopped(found.code === 'FORBIDDEN' ? 'unreachable' : 'missing', found);
+      const pinned = { ...row, target: found.real, targetId: identityOf(found.stats) };
       await this.d.store.pin(row.hash, row.path, pinned.target, pinned.targetId);
-      authorizePath(ownerActor, 'read', row.path);
-      return { owner: ownerActor, row: pinned, isDir: stats.isDirectory() };
+      return this.readable(ownerActor, pinned, found.stats.isDirectory());
     }
     // A trashed item's links wait in the trash with it: 404 now, working again when it is restored.
-    if (inTrash(row.target)) throw notFound();
+    if (inTrash(row.target)) return stopped('trashed');
     const path = scopeFs.virtualOf(row.target);
-    if (path === null) return end();
-    const found = await scopeFs.stat(path).catch(() => null);
+    if (path === null) return stopped('unreachable'); // outside the owner's current scope
+    const found = await scopeFs.stat(path).catch((e: unknown) => asAppError(e));
+    if (found instanceof AppError) return stopped(found.code === 'FORBIDDEN' ? 'unreachable' : 'missing', found.code === 'FORBIDDEN' ? found : notFound());
     // The path must still lead to the pinned location itself (no link swapped in) and hold the same item.
-    if (!found || found.real !== row.target || identityOf(found.stats) !== row.targetId) return end();
-    authorizePath(ownerActor, 'read', path);
+    if (found.real !== row.target || identityOf(found.stats) !== row.targetId) return stopped('missing');
     if (path !== row.path) await this.d.store.pin(row.hash, path, row.target, row.targetId);
-    return { owner: ownerActor, row: { ...row, path }, isDir: found.stats.isDirectory() };
+    return this.readable(ownerActor, { ...row, path }, found.stats.isDirectory());
   }
 
-  /** After an owner's scope changed: every link the new scope no longer reaches ends now, not at its next use. */
-  async revokeUnreachable(userId: number): Promise<void> {
-    for (const r of await this.d.store.byUser(userId)) await this.resolve(r).catch(() => {});
+  /** The owner's rules on the shared item's path (403, the link kept: a later change may lift it). */
+  private readable(owner: Actor, row: ShareRow, isDir: boolean): Reach {
+    try {
+      authorizePath(owner, 'read', row.path);
+    } catch (e) {
+      return stopped('unreachable', asAppError(e));
+    }
+    return { state: 'ok', owner, row, isDir };
   }
 
   /** The display name of a share root (the shared item's own name). */
