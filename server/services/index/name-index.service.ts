@@ -6,7 +6,7 @@ import { NameIndexStore } from '../../db/name-index.store';
 import { indexPath } from '../../fs/index-walk';
 import { watchTree, type TreeWatch } from '../../fs/tree-watch';
 import { IndexBuilder } from './index-builder';
-import { visibleSizes, type VisibleSizes } from './visible-sizes';
+import { beneathBoth, visibleSizes, type VisibleSizes } from './visible-sizes';
 import type { IndexEvent, IndexJob } from './index.worker';
 import { workerSpecifier } from '../../core/worker-url';
 
@@ -58,6 +58,8 @@ export class NameIndex {
   private pings = new Map<number, () => void>();
   private nextPing = 1;
   watching: IndexStatus['watching'] = 'off';
+  /** Full builds this process's worker started (the first one and every rebuild): /metrics. */
+  builds = 0;
 
   constructor(readonly opts: NameIndexOptions) {
     let root = opts.root;
@@ -97,6 +99,7 @@ export class NameIndex {
       this.pings.get(e.id)?.();
       this.pings.delete(e.id);
     } else if (e.type === 'error') this.opts.log.warn(`name index: ${e.message}`);
+    else if (e.type === 'state' && e.state === 'building') this.builds++;
     else if (e.type === 'state' && e.state === 'ready') {
       this.opts.log.info(`name index ready (${this.db().counts().entries} entries)`);
       this.checkWatchLimit();
@@ -227,11 +230,13 @@ export class NameIndex {
     const p = indexPath(this.root, absDir);
     if (p === null || !this.readyRecently()) return null;
     const db = this.db();
-    const read = () => db.snapshot(() => visibleSizes(db, actor, path, p));
+    // A folder reached through a link: the rules also hold where it really is.
+    const realPath = actor.fs.realPathOf(path, absDir);
+    const read = () => db.snapshot(() => visibleSizes(db, actor, path, p, undefined, realPath));
     // Without path or regex rules beneath, the answer depends on the index and dotfile hiding alone: the same for
     // every such caller, kept until the next commit to the index (its change mark, read before the rows).
-    const f = actor.beneath(path);
-    if (f.regex || f.paths.length) return read();
+    const f = beneathBoth(actor, path, realPath);
+    if (f.regex || f.paths.length || f.realPaths.length) return read();
     if (!this.sizesCurrent(db)) return read();
     const key = f.dotfiles ? `.${p}` : p; // index paths start with "/"
     let got = this.sizes.get(key);

@@ -1,5 +1,6 @@
 import { below, type NameIndexStore, type SizeRow } from '../../db/name-index.store';
-import type { Actor } from '../actor';
+import type { Actor, Beneath } from '../actor';
+import { visible } from '../policy/file-policy';
 
 /**
  * Folder sizes per caller: the bytes beneath a folder that this actor could reach by listing down from it, never
@@ -85,27 +86,47 @@ function outermost(rows: SizeRow[], skip: number): SizeRow[] {
 const notAfter = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b)) <= 0;
 
 /**
- * Sizes for `actor` of the folder at virtual `path` (index path `at`) and of its sub-folders; null when the index
- * does not hold that folder.
+ * What may hide something beneath the folder at virtual `path` for `actor`, and, when the folder was reached
+ * through a link (`realPath`: the virtual path of its real location, ScopedFs.realPathOf), beneath that location
+ * too: the rules hold at both (policy/file-policy.ts visible()).
  */
-export function visibleSizes(store: NameIndexStore, actor: Actor, path: string, at: string, bound = SIZE_BOUND): VisibleSizes | null {
+export function beneathBoth(actor: Actor, path: string, realPath?: string): Beneath & { realPaths: string[] } {
+  const f = actor.beneath(path);
+  if (realPath === undefined) return { ...f, realPaths: [] };
+  const g = actor.beneath(realPath);
+  return { ...f, regex: f.regex || g.regex, realPaths: g.paths };
+}
+
+/**
+ * Sizes for `actor` of the folder at virtual `path` (index path `at`; `realPath` where it really is when reached
+ * through a link) and of its sub-folders; null when the index does not hold that folder.
+ */
+export function visibleSizes(store: NameIndexStore, actor: Actor, path: string, at: string, bound = SIZE_BOUND, realPath?: string): VisibleSizes | null {
   const top = store.get(at);
   if (!top?.isDir) return null;
   const totals = store.childTotals(at);
-  const f = actor.beneath(path);
-  if (!f.regex && !f.paths.length && !f.dotfiles) return { own: top.total, children: totals };
+  const f = beneathBoth(actor, path, realPath);
+  if (!f.regex && !f.paths.length && !f.realPaths.length && !f.dotfiles) return { own: top.total, children: totals };
 
   const prefix = at === '/' ? '' : at;
   const vprefix = path === '/' ? '' : path;
+  const rprefix = realPath === undefined || realPath === '/' ? '' : realPath;
   const hidden: SizeRow[] = [];
   let stop: string | null = null;
-  if (f.regex) stop = scan(store, at, false, (r) => !actor.allows(vprefix + r.path.slice(prefix.length)), hidden, bound);
-  else {
-    for (const p of f.paths) {
-      if (actor.rulesAllow(p)) continue;
-      const r = store.get(prefix + p.slice(vprefix.length));
-      if (r) hidden.push({ path: r.path, is_dir: r.isDir ? 1 : 0, size: r.size, total: r.total });
-    }
+  if (f.regex) {
+    const rel = (r: SizeRow) => r.path.slice(prefix.length);
+    stop = scan(store, at, false, (r) => !visible(actor, vprefix + rel(r), realPath === undefined ? undefined : rprefix + rel(r)), hidden, bound);
+  } else {
+    // A denied rule path is a hidden root, whether it names the entry by its virtual path or by its real location.
+    const denied = (rules: string[], from: string) => {
+      for (const p of rules) {
+        if (actor.rulesAllow(p)) continue;
+        const r = store.get(prefix + p.slice(from.length));
+        if (r) hidden.push({ path: r.path, is_dir: r.isDir ? 1 : 0, size: r.size, total: r.total });
+      }
+    };
+    denied(f.paths, vprefix);
+    denied(f.realPaths, rprefix);
     if (f.dotfiles) stop = scan(store, at, true, () => true, hidden, bound);
   }
 
