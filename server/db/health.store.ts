@@ -21,4 +21,10 @@ export class HealthStore {
     const r = await this.db.get<{ n: number | string }>('SELECT count(*) AS n FROM sessions WHERE expires_at > ? AND replaced_by IS NULL', now);
     return Number(r?.n ?? 0);
   }
+
+  /** Jobs of every instance counted by state (queued, running, done, failed, cancelled, interrupted). */
+  async jobsByState(): Promise<Record<string, number>> {
+    const rows = await this.db.all<{ state: string; n: number | string }>('SELECT state, count(*) AS n FROM jobs GROUP BY state');
+    return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+  }
 }

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, test } from 'bun:test';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHttpApp } from '../../server/app';
 import { createLogger } from '../../server/core/log';
 import { MetricsRegistry } from '../../server/core/metrics';
+import { startJob, waitJob } from '../helpers/jobs-fixture';
 import { listenHttp } from '../../server/http/listen';
 import { ADMIN_PASSWORD, makeTestApp, type TestApp } from '../helpers/test-app';
 import { settled } from '../helpers/settle';
@@ -62,16 +63,45 @@ describe('health and readiness', () => {
     expect(await h.json()).toEqual({ status: 'OK' });
     const r = await t.req('GET', '/ready');
     expect(r.status).toBe(200);
-    expect(await r.json()).toEqual({ status: 'OK', checks: [{ name: 'database', ok: true }] });
+    // The name index is named with its state, and never fails readiness (search walks folders meanwhile).
+    expect(await r.json()).toEqual({ status: 'OK', checks: [{ name: 'database', ok: true }, { name: 'index', ok: true, state: 'off' }] });
     // A check that never answers is cut at the time limit: the probe answers 503 instead of hanging.
-    t.s.health.addCheck('index', () => new Promise(() => {}));
+    t.s.health.addCheck('slow', () => new Promise(() => {}));
     const started = Date.now();
     const slow = await t.req('GET', '/ready');
     expect(slow.status).toBe(503);
     expect(Date.now() - started).toBeLessThan(4000);
     const body = (await slow.json()) as { status: string; checks: { name: string; ok: boolean; message?: string }[] };
     expect(body.status).toBe('unavailable');
-    expect(body.checks.find((c) => c.name === 'index')).toEqual({ name: 'index', ok: false, message: 'no answer within 2000 ms' });
+    expect(body.checks.find((c) => c.name === 'slow')).toEqual({ name: 'slow', ok: false, message: 'no answer within 2000 ms' });
+  });
+
+  test('/ready names the index state; /metrics shows the index, jobs and errors by kind', async () => {
+    const t = await makeTestApp({ metricsToken: TOKEN });
+    cleanup.push(() => t.close());
+    const token = await t.adminToken();
+    mkdirSync(join(t.root, 'src', 'deep'), { recursive: true });
+    mkdirSync(join(t.root, 'dst'));
+    for (let i = 0; i < 5; i++) writeFileSync(join(t.root, 'src', 'deep', `f${i}.txt`), 'x');
+    t.s.index.start();
+    await t.s.index.settled();
+    const ready = (await (await t.req('GET', '/ready')).json()) as { checks: { name: string; state?: string }[] };
+    expect(ready.checks.find((c) => c.name === 'index')?.state).toBe('ready');
+    const job = await waitJob(t, token, (await startJob(t, token, { kind: 'copy', items: ['/src'], destination: '/dst' })).id);
+    expect(job.state).toBe('done');
+    expect((await t.req('GET', '/api/resources/missing-file', { token })).status).toBe(404);
+    expect((await t.req('GET', '/api/resources/', { token: 'not-a-token' })).status).toBe(401);
+    const m = parseMetrics(await (await t.req('GET', '/metrics', { headers: { Authorization: `Bearer ${TOKEN}` } })).text());
+    expect(m.get('filedeck_index_state{state="ready"}')).toBe(1);
+    expect(m.get('filedeck_index_state{state="building"}')).toBe(0);
+    expect(m.get('filedeck_index_entries{kind="all"}')).toBeGreaterThanOrEqual(7);
+    expect(m.get('filedeck_index_builds_total')).toBe(1);
+    expect(m.get('filedeck_index_lag_seconds')).toBeGreaterThanOrEqual(0);
+    expect(m.get('filedeck_jobs{state="done"}')).toBe(1);
+    expect(m.get('filedeck_jobs{state="queued"}')).toBe(0);
+    expect(m.get('filedeck_jobs_finished_total{kind="copy",state="done"}')).toBe(1);
+    expect(m.get('filedeck_http_errors_total{kind="not_found"}')).toBe(1);
+    expect(m.get('filedeck_http_errors_total{kind="unauthorized"}')).toBe(1);
   });
 
   test('/ready answers 503 when the database cannot be reached', async () => {

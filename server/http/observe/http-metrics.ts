@@ -1,4 +1,5 @@
 import type { MetricsRegistry } from '../../core/metrics';
+import { STATUS } from '../plugins/error.plugin';
 import type { HealthService } from '../../services/health/health.service';
 
 /** Latency buckets in seconds: API calls sit in the first few; downloads and archives in the last. */
@@ -12,6 +13,7 @@ export function httpMetrics(registry: MetricsRegistry, health: HealthService) {
     bytesIn: registry.counter('filedeck_http_request_bytes_total', 'Request body bytes received (declared Content-Length)', ['route']),
     bytesOut: registry.counter('filedeck_http_response_bytes_total', 'Response body bytes sent', ['route']),
     errors: registry.counter('filedeck_http_server_errors_total', 'Responses with a 5xx status', ['route']),
+    errorsByKind: registry.counter('filedeck_http_errors_total', 'Error responses (4xx and 5xx) by kind: the error code of the status table (not_found, forbidden, rate_limited, ...)', ['kind']),
     uploads: registry.counter('filedeck_uploads_total', 'Uploads: POST uploads completed, tus uploads created', ['protocol']),
     uploadBytes: registry.counter('filedeck_upload_bytes_total', 'Bytes received by successful upload requests', ['protocol']),
   };
@@ -28,6 +30,13 @@ export function httpMetrics(registry: MetricsRegistry, health: HealthService) {
   return m;
 }
 export type HttpMetrics = ReturnType<typeof httpMetrics>;
+
+const KIND_OF_STATUS = new Map<number, string>(Object.entries(STATUS).map(([code, status]) => [status, code.toLowerCase()]));
+KIND_OF_STATUS.set(416, 'range_not_satisfiable');
+/** The kind of an error status, from the one status table (error.plugin.ts); a status outside it by its class. */
+export function errorKind(status: number): string {
+  return KIND_OF_STATUS.get(status) ?? (status >= 500 ? 'server_other' : 'client_other');
+}
 
 /** Which upload protocol a finished request was, if any: a successful POST of a file, or a tus creation/append. */
 export function uploadOf(route: string, method: string, status: number, url: string): { protocol: 'post' | 'tus'; counts: boolean } | null {

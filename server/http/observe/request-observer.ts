@@ -1,6 +1,6 @@
 import type { Services } from '../../services/services';
 import type { ClientIp } from '../client-ip';
-import { httpMetrics, uploadOf } from './http-metrics';
+import { errorKind, httpMetrics, uploadOf } from './http-metrics';
 import { recordOf, startRecord, type RequestRecord } from './request-record';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -79,6 +79,7 @@ export function requestObserver(s: Services, ip: ClientIp, server: () => unknown
     if (bytesIn > 0) h.bytesIn.v += bytesIn;
     if (bytesOut > 0) h.bytesOut.v += bytesOut;
     if (status >= 500) metrics.errors.inc({ route });
+    if (status >= 400) metrics.errorsByKind.inc({ kind: errorKind(status) });
     const upload = rec.route ? uploadOf(rec.route, req.method, status, req.url) : null;
     if (upload) {
       if (upload.counts) metrics.uploads.inc({ protocol: upload.protocol });

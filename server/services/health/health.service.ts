@@ -4,9 +4,12 @@ import type { HealthStore } from '../../db/health.store';
 /** A readiness condition: resolves to null when fine, or a short message saying what is not ready. */
 export type ReadyCheck = () => Promise<string | null>;
 
+/** A state that is reported by /ready without deciding readiness (the name index: building, ready, lagging). */
+export type ReadyInfo = () => Promise<string>;
+
 export interface ReadyResult {
   ready: boolean;
-  checks: { name: string; ok: boolean; message?: string }[];
+  checks: { name: string; ok: boolean; message?: string; state?: string }[];
 }
 
 /** How long the active-session count is reused: /metrics scrapes must not turn into a query per scrape each. */
@@ -18,6 +21,7 @@ const SESSIONS_TTL_MS = 5000;
  */
 export class HealthService {
   private readonly checks = new Map<string, ReadyCheck>();
+  private readonly infos = new Map<string, ReadyInfo>();
   private sessions: { at: number; n: Promise<number> } | null = null;
 
   constructor(private readonly store: HealthStore) {
@@ -29,8 +33,17 @@ export class HealthService {
 
   /** Registers a readiness check under a unique name (e.g. "index": "initial scan running"). */
   addCheck(name: string, check: ReadyCheck): void {
-    if (this.checks.has(name)) throw new Error(`readiness check ${name} is registered twice`);
+    if (this.checks.has(name) || this.infos.has(name)) throw new Error(`readiness check ${name} is registered twice`);
     this.checks.set(name, check);
+  }
+
+  /**
+   * Registers a state /ready names without failing on it: the instance serves while its name index builds or lags
+   * (search then walks the folders), so a load balancer must not take it out for that.
+   */
+  addInfo(name: string, info: ReadyInfo): void {
+    if (this.checks.has(name) || this.infos.has(name)) throw new Error(`readiness entry ${name} is registered twice`);
+    this.infos.set(name, info);
   }
 
   /** Runs every check at once, each limited to `timeoutMs`; a check that throws or times out is not ready. */
@@ -41,8 +54,9 @@ export class HealthService {
       const message = await Promise.race([check().catch((e) => describe(e)), limit]).finally(() => clearTimeout(timer));
       return message ? { name, ok: false, message } : { name, ok: true };
     };
-    const checks = await Promise.all([...this.checks].map(run));
-    return { ready: checks.every((c) => c.ok), checks };
+    const info = async ([name, read]: [string, ReadyInfo]) => ({ name, ok: true, state: await read().catch(() => 'unknown') });
+    const [checks, infos] = await Promise.all([Promise.all([...this.checks].map(run)), Promise.all([...this.infos].map(info))]);
+    return { ready: checks.every((c) => c.ok), checks: [...checks, ...infos] };
   }
 
   /** Usable sessions across every instance, counted at most every few seconds. */
@@ -53,6 +67,11 @@ export class HealthService {
       n.catch(() => (this.sessions = null));
     }
     return this.sessions.n;
+  }
+
+  /** Jobs of every instance by state (metrics). */
+  jobsByState(): Promise<Record<string, number>> {
+    return this.store.jobsByState();
   }
 
   /** The database server's clock (PostgreSQL), or null on SQLite. */

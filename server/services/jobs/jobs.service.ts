@@ -2,12 +2,11 @@ import { hostname } from 'node:os';
 import type { ExtractionLimits, Job, JobState } from '../../contract/job';
 import { AppError, forbidden, isAppError, notFound } from '../../core/errors';
 import type { Logger } from '../../core/log';
-import type { JobRow, JobsStore } from '../../db/jobs.store';
+import type { JobCaps, JobRow, JobsStore } from '../../db/jobs.store';
 import { isWithin } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
-import { extractTarget } from '../archive/extract';
 import type { FilesService } from '../files/files.service';
-import { authorizePath, type Access } from '../policy/file-policy';
+import { authorizeJob, lostReason } from './job-actor';
 import { JobFollower } from './job-follower';
 import { liveJob, type Live } from './job-live';
 import { ProgressTracker } from './job-progress';
@@ -16,7 +15,7 @@ import { JobQueue } from './job-queue';
 import { parseJobRequest, type ValidRequest } from './job-request';
 import { runJob } from './job-runners';
 import { JobTicker } from './job-ticker';
-import { rowJob } from './job-view';
+import { brief, briefParams, briefResult, rowJob } from './job-view';
 
 export interface JobsDeps {
   store: JobsStore;
@@ -29,7 +28,12 @@ export interface JobsDeps {
   log: Logger;
   /** Jobs running at once: in all, and of one user (the rest wait in order). */
   slots?: { global: number; perUser: number };
+  /** Queued and running jobs, and their items, per user and in all (config; past them a start is a 429). */
+  caps?: JobCaps;
 }
+
+/** The caps until the config says otherwise (the config's defaults). */
+export const DEFAULT_JOB_CAPS: Readonly<JobCaps> = { jobsPerUser: 20, itemsPerUser: 20_000, jobs: 200, items: 100_000 };
 
 /** Which jobs `list` returns: every user's (`all`, admins), one owner's (admins and the CLI), in some states. */
 export interface JobFilter {
@@ -37,13 +41,12 @@ export interface JobFilter {
   owner?: number;
   states?: readonly JobState[];
   limit?: number;
+  /** Only jobs older than this one (a page's cursor: the last id of the page before). */
+  before?: number;
 }
 
 /** Ended jobs are kept this long for the panel, then pruned. */
 const KEEP_MS = 7 * 24 * 3600_000;
-
-/** What each kind needs before it is queued (the work itself is authorized item by item, where it always is). */
-const NEEDS: Record<ValidRequest['kind'], Access> = { copy: 'create', move: 'rename', delete: 'delete', archive: 'create', extract: 'create' };
 
 /**
  * Background jobs: copy, move, delete, archive-to-file and extraction of large trees, started by one request and
@@ -69,26 +72,28 @@ export class JobsService {
   constructor(private readonly deps: JobsDeps) {
     this.queue = new JobQueue(deps.slots?.global ?? 2, deps.slots?.perUser ?? 1);
     this.follower = deps.store.shared ? new JobFollower(deps.store, this.instance, (j) => this.emit(j), deps.log) : null;
-    this.ticker = new JobTicker({ store: deps.store, log: deps.log, live: this.live, ids: () => this.queue.ids(), stop: (l) => this.stop(l), publish: (l) => this.publish(l) });
+    this.ticker = new JobTicker({ store: deps.store, log: deps.log, live: this.live, ids: () => this.queue.ids(), stop: (l) => this.stop(l), publish: (l) => this.publish(l), recheck: (l) => this.recheck(l) });
   }
 
   /** Validates and queues a job; what is wrong with it at once (bad paths, missing items, permissions) is a 4xx now. */
   async start(actor: Actor, body: unknown): Promise<Job> {
     if (!actor.user) throw forbidden('jobs run for a user');
     const req = parseJobRequest(body);
-    authorizePath(actor, NEEDS[req.kind], ...req.items);
+    authorizeJob(actor, req);
+    const caps = this.deps.caps ?? DEFAULT_JOB_CAPS;
+    if (req.items.length > caps.itemsPerUser) throw new AppError('RATE_LIMITED', `a job may hold at most ${caps.itemsPerUser} items here`);
     for (const item of req.items) await actor.fs.stat(item); // 404 for a missing item
     if (req.kind === 'copy' || req.kind === 'move' || req.kind === 'archive') {
-      authorizePath(actor, 'read', req.destination!);
       const { stats } = await actor.fs.stat(req.destination!);
       if (!stats.isDirectory()) throw new AppError('INVALID', 'the destination must be a folder');
       if (req.kind !== 'archive' && req.items.some((i) => isWithin(req.destination!, i))) throw new AppError('INVALID', 'the destination is inside the source');
     }
-    if (req.kind === 'extract') authorizePath(actor, 'create', extractTarget(req.items[0]!, req.destination));
     const tracker = new ProgressTracker();
     const now = Date.now();
-    const id = await this.deps.store.insert({ owner: actor.user.id, kind: req.kind, params: req, progress: tracker.p, instance: this.instance }, now);
-    const l: Live = { id, owner: actor.user.id, req, state: 'queued', tracker, controller: new AbortController(), temp: '', createdAt: now, startedAt: null, finishedAt: null, error: '', result: null, saved: 0, sent: 0 };
+    const id = await this.deps.store.insertCapped({ owner: actor.user.id, kind: req.kind, params: req, progress: tracker.p, instance: this.instance }, now, caps);
+    if (id === null) throw new AppError('RATE_LIMITED', await this.overCap(actor.user.id, req.items.length, caps));
+    // A waiting job keeps only its first items in memory; its row holds them all and is read when it starts.
+    const l: Live = { id, owner: actor.user.id, req: briefParams(req) as ValidRequest, scope: actor.user.scope, state: 'queued', tracker, controller: new AbortController(), temp: '', createdAt: now, startedAt: null, finishedAt: null, error: '', result: null, saved: 0, sent: 0 };
     this.live.set(id, l);
     this.queue.push(l);
     this.ticker.start();
@@ -105,11 +110,48 @@ export class JobsService {
     const admin = actor.can('admin');
     if (f.owner !== undefined && !admin && f.owner !== actor.user?.id) throw forbidden('only admins see other users\' jobs');
     const owner = f.owner ?? (admin && (f.all || !actor.user) ? null : actor.user!.id);
-    return (await this.deps.store.list({ owner, states: f.states }, f.limit)).map((r) => this.overlay(r));
+    return (await this.deps.store.list({ owner, states: f.states }, f.limit, f.before)).map((r) => brief(this.overlay(r)));
   }
 
+  /** One job; while it is queued or running, with every item it was given (its row holds them). */
   async get(actor: Actor, id: number): Promise<Job> {
-    return this.overlay(await this.own(actor, id));
+    const row = await this.own(actor, id);
+    const j = this.overlay(row);
+    return j.state === 'queued' || j.state === 'running' ? { ...j, params: row.params } : j;
+  }
+
+  /**
+   * Ends every unfinished job of a user who is being deleted: this process's at once (a running one stops at its
+   * next check, failed with `reason`), another process's through its row (a queued one there and then, a running
+   * one at that process's next tick, which also finds the account gone).
+   */
+  async endOwner(owner: number, reason: string): Promise<void> {
+    for (const id of await this.deps.store.activeOf(owner)) {
+      const l = this.live.get(id);
+      if (l) {
+        if (this.queue.drop(l.id)) await this.end(l, 'cancelled', reason, null);
+        else if (!l.controller.signal.aborted) l.controller.abort(new AppError('FORBIDDEN', reason));
+      } else if (!(await this.deps.store.cancelQueued(id, Date.now()))) await this.deps.store.requestCancel(id);
+    }
+  }
+
+  /**
+   * Checks a running job's owner as the database has them now (account, scope, the permission and rules its kind
+   * needs: job-actor.ts) and stops the job when they no longer allow it: the ticker calls it about once a second.
+   */
+  async recheck(l: Live): Promise<void> {
+    if (l.state !== 'running' || l.controller.signal.aborted) return;
+    const why = lostReason(l.req, l.scope, await this.deps.actorOf(l.owner));
+    if (why && !l.controller.signal.aborted) l.controller.abort(new AppError('FORBIDDEN', why));
+  }
+
+  /** The 429's message: which cap the job would pass. */
+  private async overCap(owner: number, items: number, caps: JobCaps): Promise<string> {
+    const { mine, all } = await this.deps.store.active(owner);
+    if (mine.jobs >= caps.jobsPerUser) return `you have ${mine.jobs} jobs queued or running, the most allowed (${caps.jobsPerUser}); wait for some to end or cancel them`;
+    if (mine.items + items > caps.itemsPerUser) return `your queued and running jobs would hold ${mine.items + items} items, more than the ${caps.itemsPerUser} allowed; wait for some to end or cancel them`;
+    if (all.jobs >= caps.jobs) return `the server has ${all.jobs} jobs queued or running, the most allowed (${caps.jobs}); try again later`;
+    return `the server's queued and running jobs would hold more than the ${caps.items} items allowed; try again later`;
   }
 
   /**
@@ -205,17 +247,27 @@ export class JobsService {
         state = 'cancelled';
         error = 'cancelled';
       } else {
+        const row = await this.deps.store.get(l.id);
+        if (row) l.req = row.params as ValidRequest; // every item, from the row (the queue held only the first few)
         this.publish(l);
-        const base = await this.deps.actorOf(l.owner);
-        if (!base) throw forbidden('the user no longer exists');
         const signal = l.controller.signal;
-        const fs = base.fs.observed({ signal, copied: (bytes, path) => l.tracker.add(1, bytes, path), temp: (real) => void (l.temp = real) });
-        const actor: Actor = { ...base, fs };
-        result = await runJob({ actor, files: this.deps.files, req: l.req, tracker: l.tracker, signal, temp: (real) => void (l.temp = real), limits: this.deps.limits(), deleteItem: this.deps.deleteItem });
+        // The owner as of now, each time it is asked (before each item, at each commit): gone, moved to another scope
+        // or without the permission the job needs, the job ends here.
+        const current = async (): Promise<Actor> => {
+          const now = await this.deps.actorOf(l.owner);
+          const why = lostReason(l.req, l.scope, now);
+          if (why) throw new AppError('FORBIDDEN', why);
+          return { ...now!, fs: now!.fs.observed({ signal, copied: (bytes, path) => l.tracker.add(1, bytes, path), temp: (real) => void (l.temp = real) }) };
+        };
+        const actor = await current();
+        result = await runJob({ actor, current, files: this.deps.files, req: l.req, tracker: l.tracker, signal, temp: (real) => void (l.temp = real), limits: this.deps.limits(), deleteItem: this.deps.deleteItem });
       }
     } catch (e) {
       const reason = l.controller.signal.reason;
-      if (l.controller.signal.aborted) {
+      if (l.controller.signal.aborted && isAppError(reason) && reason.code === 'FORBIDDEN') {
+        state = 'failed'; // its owner lost the account, the scope or the permission (recheck)
+        error = reason.detail ?? 'stopped: access denied';
+      } else if (l.controller.signal.aborted) {
         state = isAppError(reason) && reason.code === 'UNAVAILABLE' ? 'interrupted' : 'cancelled';
         error = isAppError(reason) ? reason.detail ?? 'cancelled' : 'cancelled';
       } else {
@@ -227,9 +279,17 @@ export class JobsService {
     await this.end(l, state, error, result);
   }
 
+  /** Called once for each job this process ran when it ends (metrics). */
+  onLocalEnd(fn: (job: { id: number; kind: string; state: JobState }) => void): void {
+    this.endListeners.add(fn);
+  }
+  private readonly endListeners = new Set<(job: { id: number; kind: string; state: JobState }) => void>();
+
   private async end(l: Live, state: JobState, error: string, result: Job['result']): Promise<void> {
-    Object.assign(l, { state, error, result, finishedAt: Date.now(), temp: '' });
-    await this.deps.store.finish(l.id, state, l.tracker.p, error, result, l.finishedAt!).catch((e) => this.deps.log.warn(`job ${l.id}: ${(e as Error).message}`));
+    Object.assign(l, { state, error, result: briefResult(result), finishedAt: Date.now(), temp: '' });
+    for (const fn of this.endListeners) fn({ id: l.id, kind: l.req.kind, state });
+    // An ended job stays on record for a week with a summary of its items, so cancelled floods do not pile up.
+    await this.deps.store.finish(l.id, state, l.tracker.p, error, l.result, l.finishedAt!, briefParams(l.req)).catch((e) => this.deps.log.warn(`job ${l.id}: ${(e as Error).message}`));
     this.live.delete(l.id);
     this.queue.finished(l.id);
     if (!this.live.size) this.ticker.stop();
@@ -243,7 +303,8 @@ export class JobsService {
     this.emit(liveJob(l));
   }
 
-  private emit(job: Job): void {
+  private emit(full: Job): void {
+    const job = brief(full);
     for (const fn of this.listeners) {
       try {
         fn(job);
