@@ -379,4 +379,30 @@ ALTER TABLE jobs ADD COLUMN item_count INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE jobs ADD COLUMN item_count INTEGER NOT NULL DEFAULT 0;
 `,
   },
+  {
+    version: 14,
+    name: 'root identity: the files root as first served (device, inode, marker), so a root not mounted or swapped is refused at start',
+    sql: `
+CREATE TABLE root_identity (
+  id INTEGER PRIMARY KEY,
+  root TEXT NOT NULL,
+  device TEXT NOT NULL,
+  inode TEXT NOT NULL,
+  marker TEXT NOT NULL,
+  held_files INTEGER NOT NULL DEFAULT 0,
+  recorded_at INTEGER NOT NULL
+);
+`,
+    pg: `
+CREATE TABLE root_identity (
+  id INTEGER PRIMARY KEY,
+  root TEXT NOT NULL,
+  device TEXT NOT NULL,
+  inode TEXT NOT NULL,
+  marker TEXT NOT NULL,
+  held_files INTEGER NOT NULL DEFAULT 0,
+  recorded_at BIGINT NOT NULL
+);
+`,
+  },
 ];
