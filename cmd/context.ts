@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../server/core/config';
 import { AppError } from '../server/core/errors';
 import { isPostgresUrl } from '../server/db/sql';
 import { silentLogger } from '../server/core/log';
+import { terminalJson, terminalText } from './table';
 
 export interface GlobalOpts {
   config?: string;
@@ -39,11 +40,12 @@ export async function withServices<T>(opts: GlobalOpts, fn: (s: Services) => Pro
 
 /** The CLI's one error exit: a message and status 1, never a stack trace for expected errors. */
 export function fail(e: unknown): never {
-  if (e instanceof AppError) process.stderr.write(`filedeck: ${e.detail ?? e.code.toLowerCase().replace('_', ' ')}\n`);
-  else process.stderr.write(`filedeck: ${(e as Error)?.message ?? String(e)}\n`);
+  if (e instanceof AppError) process.stderr.write(`filedeck: ${terminalText(e.detail ?? e.code.toLowerCase().replace('_', ' '))}\n`);
+  else process.stderr.write(`filedeck: ${terminalText((e as Error)?.message ?? String(e))}\n`);
   process.exit(1);
 }
 
 export function print(opts: GlobalOpts, data: unknown, human: () => string): void {
-  process.stdout.write(opts.json ? JSON.stringify(data, null, 2) + '\n' : human() + '\n');
+  // Terminal-safe either way (table.ts): escaped control and bidi characters, never raw.
+  process.stdout.write(opts.json ? terminalJson(data) + '\n' : terminalText(human()) + '\n');
 }

@@ -16,6 +16,7 @@ import { registerSessions } from './commands/sessions';
 import { registerShares } from './commands/shares';
 import { registerTrash } from './commands/trash';
 import { registerUsers } from './commands/users';
+import { terminalText } from './table';
 
 const program = new Command('filedeck')
   .description('Filedeck: a self-hosted web file manager in one executable')
@@ -46,6 +47,6 @@ registerIndex(program);
 // No top-level await: the binary is compiled to bytecode, which needs a CommonJS-shaped entry.
 program.parseAsync(process.argv).catch((e: unknown) => {
   if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 1);
-  process.stderr.write(`filedeck: ${(e as Error)?.message ?? String(e)}\n`);
+  process.stderr.write(`filedeck: ${terminalText((e as Error)?.message ?? String(e))}\n`);
   process.exit(1);
 });

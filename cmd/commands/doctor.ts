@@ -3,6 +3,7 @@ import { AppError } from '../../server/core/errors';
 import type { DoctorCheck } from '../../server/services/doctor/doctor-check';
 import { runDoctor } from '../../server/services/doctor/doctor';
 import { configFrom, type GlobalOpts } from '../context';
+import { terminalJson, terminalText } from '../table';
 
 function human(checks: DoctorCheck[]): string {
   const width = Math.max(...checks.map((c) => c.name.length));
@@ -28,8 +29,8 @@ export function registerDoctor(program: Command): void {
       }
       const failures = checks.filter((c) => c.status === 'FAIL').length;
       const warnings = checks.filter((c) => c.status === 'WARN').length;
-      if (opts.json) process.stdout.write(JSON.stringify({ ok: failures === 0, failures, warnings, checks }, null, 2) + '\n');
-      else process.stdout.write(`${human(checks)}\n${failures ? `${failures} problem(s) to fix` : 'no problems'}${warnings ? `, ${warnings} warning(s)` : ''}\n`);
+      if (opts.json) process.stdout.write(terminalJson({ ok: failures === 0, failures, warnings, checks }) + '\n');
+      else process.stdout.write(`${terminalText(human(checks))}\n${failures ? `${failures} problem(s) to fix` : 'no problems'}${warnings ? `, ${warnings} warning(s)` : ''}\n`);
       process.exitCode = failures ? 1 : 0;
     });
 }

@@ -7,7 +7,8 @@ import type { AuthPlugin } from '../plugins/auth.plugin';
 import { textResponse } from '../plugins/error.plugin';
 import { tokenFrom } from '../plugins/auth.plugin';
 
-const LOGIN_LIMIT = 1024 * 1024;
+/** Login and signup bodies: far above any credentials that fit their caps (auth.service.ts cappedCredentials), 413 past it. */
+const LOGIN_LIMIT = 64 * 1024;
 
 function tokenResponse(token: string, headers: Record<string, string> = {}): Response {
   return new Response(token, { headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache, no-store, must-revalidate', ...headers } });

@@ -3,6 +3,7 @@ import { AppError, invalid } from '../../core/errors';
 import type { Logger } from '../../core/log';
 import type { AuditStore } from '../../db/audit.store';
 import type { Actor } from '../actor';
+import { escapeUnsafe } from '../../core/terminal-safe';
 import { parseTimeBound } from './audit-time';
 
 /** Who did it: a user (or nobody: the CLI, an anonymous visitor) and the address it came from. */
@@ -27,6 +28,17 @@ export function whoOf(actor: Actor | AuditWho): AuditWho {
 
 /** One "share.used" row per share per address per this long. */
 export const SHARE_USED_THROTTLE_MS = 60_000;
+/** Longest name an anonymous visitor typed that is recorded (characters, after escaping). */
+export const TRIED_NAME_CAP = 128;
+
+/**
+ * A name an anonymous visitor typed (a failed login's username), as recorded: its control and bidi characters
+ * escaped (never stored raw) and cut to TRIED_NAME_CAP, marked with "..." when cut.
+ */
+export function triedName(name: string): string {
+  const shown = escapeUnsafe(name.length > TRIED_NAME_CAP * 2 ? name.slice(0, TRIED_NAME_CAP * 2) : name);
+  return shown.length > TRIED_NAME_CAP ? `${shown.slice(0, TRIED_NAME_CAP)}...` : shown;
+}
 const MAX_LIMIT = 500;
 const TEXT_CAP = 1024;
 
@@ -57,7 +69,7 @@ export class AuditService {
 
   private row(who: Actor | AuditWho, action: AuditAction, target: string, detail: Record<string, unknown>, outcome: AuditOutcome) {
     const w = whoOf(who);
-    return { time: this.now(), userId: w.userId, userName: w.userName.slice(0, 256), address: w.address.slice(0, 256), action, target: target.slice(0, TEXT_CAP), detail, outcome };
+    return { time: this.now(), userId: w.userId, userName: w.userName.slice(0, 256), address: escapeUnsafe(w.address.slice(0, 256)), action, target: target.slice(0, TEXT_CAP), detail, outcome };
   }
 
   /** Records one event. */

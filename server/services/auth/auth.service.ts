@@ -1,14 +1,15 @@
 import type { TokenUser } from '../../contract/user';
-import { AppError, forbidden, unauthorized } from '../../core/errors';
+import { AppError, forbidden, invalid, unauthorized } from '../../core/errors';
 import type { SessionRow, SessionsStore } from '../../db/sessions.store';
 import type { StoredUser } from '../../contract/user';
 import type { UsersStore } from '../../db/users.store';
 import type { SettingsService } from '../settings/settings.service';
 import type { UsersService } from '../users/users.service';
-import { randomPassword, verifyPassword } from './password-policy';
-import { KNOWN_ADDRESS_MS, loginKeys } from './limits';
+import { MAX_PASSWORD_BYTES, randomPassword, verifyPassword } from './password-policy';
+import { KNOWN_ADDRESS_MS, LIMITED_NOTE_MS, loginKeys, signupLimits } from './limits';
 import type { RateLimiter, Reservation } from './rate-limiter';
-import { anonymous, type AuditService } from '../audit/audit.service';
+import { anonymous, triedName, type AuditService } from '../audit/audit.service';
+import { checkUsername, MAX_USERNAME_BYTES } from '../users/user-validation';
 import type { Actor } from '../actor';
 
 /** The oldest sessions of a user beyond this many end when a new one starts. */
@@ -54,6 +55,20 @@ function deepFreeze<T>(o: T): T {
   return o;
 }
 
+/**
+ * The cap on what an anonymous visitor sends as credentials, applied before anything is written, counted or
+ * hashed: a username longer than any stored one can be (MAX_USERNAME_BYTES) or a password longer than any that can
+ * be set (MAX_PASSWORD_BYTES) is a 400 with no row, no audit entry and no bcrypt. Non-text values count as empty.
+ */
+export function cappedCredentials(username: unknown, password: unknown): { name: string; password: string } {
+  const name = typeof username === 'string' ? username : '';
+  const pw = typeof password === 'string' ? password : '';
+  // Length first: a string this long cannot be under the cap in bytes, and is not measured further.
+  if (name.length > MAX_USERNAME_BYTES || Buffer.byteLength(name) > MAX_USERNAME_BYTES) throw invalid(`username is too long (${MAX_USERNAME_BYTES} bytes at most)`);
+  if (pw.length > MAX_PASSWORD_BYTES || Buffer.byteLength(pw) > MAX_PASSWORD_BYTES) throw invalid(`password is too long (${MAX_PASSWORD_BYTES} bytes at most)`);
+  return { name: name.trim(), password: pw };
+}
+
 function newSessionId(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url');
 }
@@ -69,11 +84,12 @@ export class AuthService {
   }
 
   /**
-   * Takes this attempt's slots BEFORE any comparison (concurrent attempts are each counted): per address and
-   * username, per address, and the global per-username backoff unless this address has logged in as the user.
+   * Takes this attempt's slots BEFORE any comparison (concurrent attempts are each counted): per address (first:
+   * an address over its limit makes no per-name row), per address and username, and the global per-username
+   * backoff unless this address has logged in as the user.
    */
   private async reserve(address: string, name: string): Promise<Reservation> {
-    const limits = [loginKeys.addressUser(address, name), loginKeys.address(address)];
+    const limits = [loginKeys.address(address), loginKeys.addressUser(address, name)];
     if (!(await this.d.limits.remembers(loginKeys.known(address, name)))) limits.push(loginKeys.user(name));
     return this.d.limits.reserve(limits, 'too many failed logins, try again later');
   }
@@ -84,16 +100,18 @@ export class AuthService {
    * its slots back and clears the counters for this username.
    */
   async loginWithPassword(username: unknown, password: unknown, address: string): Promise<StoredUser> {
-    const name = typeof username === 'string' ? username.trim() : '';
-    // Failures are recorded under the name that was tried (never the password); rate-limited ones as 'limited'.
+    const { name, password: pw } = cappedCredentials(username, password); // oversized: 400, nothing written
+    // Failures are recorded under the name that was tried, escaped and cut (triedName; never the password);
+    // rate-limited ones as one 'limited' entry per address a minute (the first refused name).
     const slot = await this.reserve(address, name).catch(async (e) => {
-      await this.d.audit?.record(anonymous(address), 'login', name, {}, 'limited');
+      if (this.d.audit && e instanceof AppError && e.code === 'RATE_LIMITED' && (await this.d.limits.firstIn(loginKeys.limitedNote(address), LIMITED_NOTE_MS)))
+        await this.d.audit.record(anonymous(address), 'login', triedName(name), {}, 'limited');
       throw e;
     });
     const user = name ? await this.d.users.byUsername(name) : null;
-    const ok = await verifyPassword(typeof password === 'string' ? password : '', user?.password ?? null);
+    const ok = await verifyPassword(pw, user?.password ?? null);
     if (!user || !ok) {
-      await this.d.audit?.record(anonymous(address), 'login', name, { known: !!user }, 'failed');
+      await this.d.audit?.record(anonymous(address), 'login', triedName(name), { known: !!user }, 'failed');
       throw forbidden(); // the reserved slots stay taken: this failure counts
     }
     await slot.succeeded([loginKeys.addressUser(address, name).key, loginKeys.user(name).key]);
@@ -134,10 +152,21 @@ export class AuthService {
   }
 
   /** Signup (when enabled): defaults, never admin or execute, home folder when createUserDir is on. */
+  /**
+   * Signup (when enabled): defaults, never admin or execute, home folder when createUserDir is on. The name and
+   * password are checked for size and characters before anything is written; then one slot of the per-address
+   * signup limit is taken, and given back when the account is not made (a taken name, a weak password).
+   */
   async signup(username: unknown, password: unknown, address = 'local'): Promise<void> {
     if (!this.d.settings.get().signup) throw new AppError('METHOD_NOT_ALLOWED', 'signup is disabled');
+    cappedCredentials(username, password);
+    checkUsername(username);
+    const slot = await this.d.limits.reserve(signupLimits(address), 'too many accounts made from this address, try again later');
     // Everything else (scope included) comes from the defaults template, applied by UsersService.create.
-    await this.d.usersService.create({ username, password }, { forceNonAdmin: true, by: anonymous(address), via: 'signup' });
+    await this.d.usersService.create({ username, password }, { forceNonAdmin: true, by: anonymous(address), via: 'signup' }).catch(async (e) => {
+      await slot.succeeded(); // nothing was made: the slot goes back
+      throw e;
+    });
   }
 
   /** Starts a session; the token built from it lives as long as the session row. */

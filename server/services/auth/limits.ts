@@ -19,6 +19,9 @@ export const LOGIN_PER_ADDRESS = { max: 10, windowMs: MIN };
 export const LOGIN_PER_USER = { max: 50, windowMs: 60 * MIN };
 export const KNOWN_ADDRESS_MS = 30 * 24 * 60 * MIN;
 
+/** Accounts made by signup from one address (refused attempts give their slot back). */
+export const SIGNUP_PER_ADDRESS = { max: 10, windowMs: 60 * MIN };
+
 export const SHARE_PER_LINK = { max: 10, windowMs: MIN };
 export const SHARE_PER_ADDRESS = { max: 10, windowMs: MIN };
 /** The current-password check guards sensitive changes with a stolen session: a few tries, per user. */
@@ -26,17 +29,33 @@ export const CURRENT_PASSWORD_PER_USER = { max: 5, windowMs: 15 * MIN };
 
 const user = (name: string) => name.toLowerCase();
 
+/**
+ * Per address first: an address over its limit is refused before any per-name row is made, so one address can
+ * make at most LOGIN_PER_ADDRESS.max per-name rows a minute, whatever names it sends. (Keys are bounded by the
+ * limiter: see rate-limiter.ts boundedKey.)
+ */
 export const loginKeys = {
-  addressUser: (address: string, name: string): Limit => ({ key: `login:au:${user(name)}|${address}`, ...LOGIN_PER_ADDRESS_USER }),
   address: (address: string): Limit => ({ key: `login:a:${address}`, ...LOGIN_PER_ADDRESS }),
+  addressUser: (address: string, name: string): Limit => ({ key: `login:au:${user(name)}|${address}`, ...LOGIN_PER_ADDRESS_USER }),
   user: (name: string): Limit => ({ key: `login:u:${user(name)}`, ...LOGIN_PER_USER }),
+  /** The counter whose first hit in a window may write the address's one "limited" audit entry. */
+  limitedNote: (address: string) => `login:note:${address}`,
   /** The marker "this address logged in as this user". */
   known: (address: string, name: string) => `login:known:${user(name)}|${address}`,
 };
 
+/** Per address first (as loginKeys). */
+/**
+ * At most one "limited" audit entry per address per this long: a refused flood records that it happened, once a
+ * minute, whatever names it sends (RateLimiter.firstIn on loginKeys.limitedNote: one row per address, atomic).
+ */
+export const LIMITED_NOTE_MS = MIN;
+
 export const shareLimits = (hash: string, address: string): Limit[] => [
-  { key: `share:${hash}`, ...SHARE_PER_LINK },
   { key: `share:a:${address}`, ...SHARE_PER_ADDRESS },
+  { key: `share:${hash}`, ...SHARE_PER_LINK },
 ];
+
+export const signupLimits = (address: string): Limit[] => [{ key: `signup:a:${address}`, ...SIGNUP_PER_ADDRESS }];
 
 export const currentPasswordLimits = (userId: number): Limit[] => [{ key: `curpw:${userId}`, ...CURRENT_PASSWORD_PER_USER }];

@@ -42,11 +42,14 @@ function bcryptVerify(password: string, hash: string): Promise<boolean> {
 let dummyHash: Promise<string> | null = null;
 
 /**
- * Verifies a password; with a null hash it still spends the time of one bcrypt check and returns false. A malformed
+ * Verifies a password (one longer than MAX_PASSWORD_BYTES is wrong at once: nothing can have been set that long);
+ * with a null hash it still spends the time of one bcrypt check and returns false. A malformed
  * stored hash is a failed check (the worker answers false); a full queue (429) or the time limit (503) propagates:
  * a busy server is not a wrong password.
  */
 export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
+  // Longer than any password that can be set (checkPassword, share passwords): wrong, without hashing it.
+  if (password.length > MAX_PASSWORD_BYTES || Buffer.byteLength(password) > MAX_PASSWORD_BYTES) return false;
   if (!hash) {
     dummyHash ??= hashPassword('filedeck-timing-equaliser').catch((e) => {
       dummyHash = null;

@@ -1,5 +1,6 @@
 import { PERMISSIONS, VIEW_MODES, type Permissions, type User } from '../../contract/user';
 import { invalid } from '../../core/errors';
+import { hasUnsafeChars } from '../../core/terminal-safe';
 import { normaliseRules } from '../rules/rules';
 import { normaliseTrashOverride } from '../trash/trash-settings';
 import { LOCALES, localeInfo } from '../../contract/locales';
@@ -22,11 +23,20 @@ export function normaliseScope(v: unknown, name = 'scope'): string {
   return '/' + parts.join('/');
 }
 
+/** Longest username, in characters; MAX_USERNAME_BYTES bounds its UTF-8 form (what anonymous requests are cut at). */
+export const MAX_USERNAME_CHARS = 128;
+export const MAX_USERNAME_BYTES = 512;
+
+/**
+ * A username as stored (creation, signup, proxy login, rename): trimmed, 1-128 characters, no slashes, and none of
+ * the characters a terminal acts on (C0, DEL, C1, line separators, bidi controls: core/terminal-safe.ts), so a name
+ * shown in the audit log, a CLI table or the web app reads as what it is.
+ */
 export function checkUsername(v: unknown): string {
   if (typeof v !== 'string' || v.trim() === '') throw invalid('username must not be empty');
   const u = v.trim();
-  if (u.length > 128) throw invalid('username is too long (128 characters at most)');
-  if (/[\x00-\x1f\x7f/\\]/.test(u)) throw invalid('username may not contain slashes or control characters');
+  if (u.length > MAX_USERNAME_CHARS || Buffer.byteLength(u) > MAX_USERNAME_BYTES) throw invalid(`username is too long (${MAX_USERNAME_CHARS} characters at most)`);
+  if (/[/\\]/.test(u) || hasUnsafeChars(u)) throw invalid('username may not contain slashes, control characters or bidirectional controls');
   return u;
 }
 
