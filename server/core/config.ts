@@ -218,3 +218,15 @@ export function loadConfig(src: ConfigSources = {}): Readonly<Config> & { config
   if (cfg.bwrapPath) cfg.bwrapPath = resolve(cwd, cfg.bwrapPath);
   return Object.freeze({ ...cfg, configFile: file });
 }
+
+/**
+ * The server's state files (where they are is decided here, so it is known in one place): the SQLite database with
+ * its journals, the config file, the cache folder, the TLS key and the log file. None may be reached through a
+ * user's scope (fs/state-paths.ts protects them) nor seen by a command (the runner masks them).
+ */
+export function statePaths(config: Readonly<Config> & { configFile?: string | null }): string[] {
+  const postgres = /^postgres(ql)?:\/\//i.test(config.database);
+  const db = postgres ? [] : ['', '-wal', '-shm', '-journal'].map((s) => config.database + s);
+  const log = config.log && config.log !== 'stdout' && config.log !== 'stderr' ? [config.log] : [];
+  return [...db, config.configFile ?? '', config.cacheDir, config.key, ...log].filter((p) => !!p && p.startsWith('/'));
+}

@@ -1,4 +1,5 @@
 import { lstatSync, readdirSync, type Stats } from 'node:fs';
+import { isOwnName } from './reserved-names';
 
 /**
  * What the name index sees of the files root: entries as they are on disk (links are not followed; a link is
@@ -12,8 +13,8 @@ export interface DiskEntry {
   mtime: number;
 }
 
-/** Names of ours that the index never holds: temps, the trash and anything else named `.filedeck-…`. */
-export const isOwnName = (name: string) => name.startsWith('.filedeck-');
+/** Names of ours that the index never holds: temps, the trash and anything else named `.filedeck-…` (reserved-names.ts). */
+export { isOwnName };
 
 function entryOf(name: string, st: Stats): DiskEntry {
   const isDir = st.isDirectory();

@@ -31,7 +31,7 @@ export class ScopeCopyMove extends ScopeWrites {
     await this.mkdirp(parentOf(dst));
     const isDir = (await wrapFs(() => lstat(from))).isDirectory();
     for (let target = dst; ; ) {
-      const to = await this.real(target);
+      const to = await this.destination(target);
       try {
         if (await place(from, to, isDir, opts.replace)) return target;
       } catch (e) {
@@ -61,7 +61,7 @@ export class ScopeCopyMove extends ScopeWrites {
     const { real, stats } = await this.stat(src);
     const isDir = stats.isDirectory();
     await this.mkdirp(parentOf(dst));
-    const first = await this.real(dst);
+    const first = await this.destination(dst);
     if (isDir && opts.replace && (await lstat(first).catch(() => null))?.isDirectory()) {
       await this.mergeTree(src, dst);
       return dst;
@@ -89,7 +89,7 @@ export class ScopeCopyMove extends ScopeWrites {
    */
   async stageFolder(dst: string): Promise<TempEntry> {
     await this.mkdirp(parentOf(dst));
-    const tmp = await TempEntry.create(dirname(await this.real(dst)), { dir: true, mode: DIR_MODE });
+    const tmp = await TempEntry.create(dirname(await this.destination(dst)), { dir: true, mode: DIR_MODE });
     this.observer?.temp?.(tmp.path);
     return tmp;
   }
@@ -100,7 +100,7 @@ export class ScopeCopyMove extends ScopeWrites {
    */
   async placeStaged(tmp: TempEntry, dst: string, opts: PlaceOpts): Promise<string> {
     for (let target = dst; ; ) {
-      const to = await this.real(target);
+      const to = await this.destination(target);
       await this.stillBeside(tmp, to);
       if (await wrapMoved(() => place(tmp.path, to, tmp.isDir, opts.replace && !tmp.isDir))) {
         tmp.committed();

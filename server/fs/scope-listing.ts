@@ -8,12 +8,19 @@ import { hasFolderRead, readFolderAt, readNamesSliced } from './folder-read';
 import { wrapFs } from './fs-errors';
 import { inside, realLocation } from './scope-paths';
 import { ScopeReads } from './scope-reads';
+import { stateNamesIn } from './state-paths';
 import { TEMP_NAME } from './temp-file';
 import { inTrash, isTrashName } from './trash-fs';
 import { joinVirtual } from './virtual-path';
 
 /** Names no listing, scan or walk reports: our temps and the trash. */
 const hiddenName = (name: string) => TEMP_NAME.test(name) || isTrashName(name);
+
+/** The names hidden in one real folder: hiddenName, and the server's state files when that folder holds some. */
+function hiddenIn(dirReal: string): (name: string) => boolean {
+  const state = stateNamesIn(dirReal);
+  return state ? (name) => hiddenName(name) || state.has(name) : hiddenName;
+}
 
 /** A name in a real folder (path.join costs more than the stat it is made for). */
 const childOf = (dirReal: string, name: string) => (dirReal.endsWith('/') ? dirReal + name : `${dirReal}/${name}`);
@@ -103,14 +110,15 @@ export class ScopeListing extends ScopeReads {
     // refused (the open fails), never read through the link.
     const small = dirBytes !== undefined && dirBytes <= SMALL_DIR_BYTES;
     if (!small) {
-      const read = await wrapFs(() => readNamesSliced(real, hiddenName));
+      const read = await wrapFs(() => readNamesSliced(real, hiddenIn(real)));
       if (read) return { real, ...read };
     }
     const dirents = await wrapFs(async () => (small ? readdirSync(real, { withFileTypes: true }) : readdir(real, { withFileTypes: true })));
     const names: string[] = [];
     const kinds = new Uint8Array(dirents.length);
+    const hidden = hiddenIn(real);
     for (const d of dirents) {
-      if (hiddenName(d.name)) continue;
+      if (hidden(d.name)) continue;
       kinds[names.length] = d.isDirectory() ? 1 : d.isSymbolicLink() ? 2 : 0;
       names.push(d.name);
     }
@@ -133,7 +141,13 @@ export class ScopeListing extends ScopeReads {
     const where = vpath === '/' ? this.root : `${this.realRoot}${vpath}`;
     // A root with no link in its own path: a folder whose path has none either is where the path says (openPlain).
     const plain = this.root === this.realRoot ? where : undefined;
-    const r = readFolderAt(disk, SMALL_DIR_BYTES, hiddenName, (real) => this.checkResolved(real, vpath), KNOWN_NAMES, plain);
+    // The names hidden depend on the folder (state files), known once the descriptor's location passed the checks.
+    let hidden = hiddenName;
+    const check = (real: string) => {
+      this.checkResolved(real, vpath);
+      hidden = hiddenIn(real);
+    };
+    const r = readFolderAt(disk, SMALL_DIR_BYTES, (name) => hidden(name), check, KNOWN_NAMES, plain);
     if (!r) return null;
     const isSymlink = r.real !== where && !!lstatSync(disk, { throwIfNoEntry: false })?.isSymbolicLink();
     return { real: r.real, stats: r.stats, isSymlink, names: r.names, kinds: r.kinds, known: r.known, shared: r.shared };
@@ -168,8 +182,9 @@ export class ScopeListing extends ScopeReads {
     const dir = await this.real(vpath);
     const names = await wrapFs(() => readdir(dir));
     const out: DirEntry[] = [];
+    const hidden = hiddenIn(dir);
     for (const n of names) {
-      if (hiddenName(n)) continue;
+      if (hidden(n)) continue;
       const e = this.classify(dir, n);
       const kept = this.settled(e) ? e : await this.keptDangling(dir, e!);
       if (kept) out.push(kept);
@@ -221,8 +236,9 @@ export class ScopeListing extends ScopeReads {
         continue; // unreadable folders are skipped
       }
       const subdirs: { v: string; real: string }[] = [];
+      const hidden = hiddenIn(real);
       for (const d of entries) {
-        if (hiddenName(d.name)) continue;
+        if (hidden(d.name)) continue;
         const childV = joinVirtual(v, d.name);
         const childReal = join(real, d.name);
         let isDir = d.isDirectory();

@@ -4,6 +4,8 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { AppError, forbidden } from '../core/errors';
 import { wrapFs } from './fs-errors';
+import { refuseReserved } from './reserved-names';
+import { isStatePath } from './state-paths';
 import { inTrash } from './trash-fs';
 import { parentOf } from './virtual-path';
 
@@ -117,17 +119,32 @@ export class ScopePaths {
   async real(vpath: string): Promise<string> {
     const disk = this.lexical(vpath);
     // The trash is no scope's: nothing inside it is reachable by a path, a link or a scope set inside it.
-    if (inTrash(disk)) throw new AppError('NOT_FOUND');
-    if (this.followExternalSymlinks) return disk;
+    if (inTrash(disk) || isStatePath(disk)) throw new AppError('NOT_FOUND');
+    if (this.followExternalSymlinks) {
+      // Links are followed anywhere, but never to the trash or a state file.
+      const to = await realLocation(disk).catch(() => disk);
+      if (inTrash(to) || isStatePath(to)) throw new AppError('NOT_FOUND');
+      return disk;
+    }
     return this.checkResolved(await wrapFs(() => realLocation(disk)), vpath);
   }
 
   /**
+   * Real location of a path about to be written (made, placed, renamed to, restored to): real() plus the one check
+   * of reserved names (fs/reserved-names.ts), so no write of any kind can take one of the server's own names.
+   */
+  async destination(vpath: string): Promise<string> {
+    refuseReserved(vpath);
+    return this.real(vpath);
+  }
+
+  /**
    * The checks every resolved location of `vpath` passes, however it was resolved (realpath, or the kernel's name
-   * for an open descriptor): not in the trash, inside the scope, allowed by the rules where a link leads. Returns it.
+   * for an open descriptor): not in the trash nor a state file (the database, config, cache), inside the scope,
+   * allowed by the rules where a link leads. Returns it.
    */
   protected checkResolved(real: string, vpath: string): string {
-    if (inTrash(real)) throw new AppError('NOT_FOUND');
+    if (inTrash(real) || isStatePath(real)) throw new AppError('NOT_FOUND');
     if (!inside(real, this.realRoot)) throw forbidden();
     if (!this.targetAllowed(real, vpath)) throw forbidden();
     return real;
@@ -175,12 +192,12 @@ export class ScopePaths {
    * followExternalSymlinks), links into the trash and links to what the rules deny are omitted.
    */
   protected linkShown(real: string): boolean {
-    return (this.followExternalSymlinks || inside(real, this.realRoot)) && !inTrash(real) && this.targetAllowed(real);
+    return (this.followExternalSymlinks || inside(real, this.realRoot)) && !inTrash(real) && !isStatePath(real) && this.targetAllowed(real);
   }
 
-  /** The trash and scope checks on a real location this scope already produced (a stat or listing result). */
+  /** The trash, state-file and scope checks on a real location this scope already produced (a stat or listing result). */
   protected checkReal(real: string): void {
-    if (inTrash(real)) throw new AppError('NOT_FOUND');
+    if (inTrash(real) || isStatePath(real)) throw new AppError('NOT_FOUND');
     if (!this.followExternalSymlinks && !inside(real, this.realRoot)) throw forbidden();
   }
 }

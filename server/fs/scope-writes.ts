@@ -18,7 +18,7 @@ export const DIR_MODE = 0o750;
 export class ScopeWrites extends ScopeListing {
   /** Creates a folder and its missing parents inside the scope. */
   async mkdirp(vpath: string): Promise<void> {
-    const real = await this.real(vpath);
+    const real = await this.destination(vpath);
     await wrapFs(() => mkdir(real, { recursive: true, mode: DIR_MODE }));
     await this.real(vpath); // re-check: a racing symlink swap must not leave us pointing outside
   }
@@ -31,7 +31,7 @@ export class ScopeWrites extends ScopeListing {
    */
   async writeFile(vpath: string, body: AsyncIterable<Uint8Array> | null, opts: { exclusive?: boolean; mode?: number } = {}): Promise<Stats> {
     await this.mkdirp(parentOf(vpath));
-    const target = await this.real(vpath);
+    const target = await this.destination(vpath);
     const tmp = await TempEntry.create(dirname(target), { mode: opts.mode ?? FILE_MODE });
     this.observer?.temp?.(tmp.path);
     try {
@@ -49,7 +49,7 @@ export class ScopeWrites extends ScopeListing {
   /** Creates an empty, locked temp file next to a target (for resumable uploads). The caller closes it. */
   async createTemp(vpath: string): Promise<TempEntry> {
     await this.mkdirp(parentOf(vpath));
-    const target = await this.real(vpath);
+    const target = await this.destination(vpath);
     return TempEntry.create(dirname(target), { mode: FILE_MODE });
   }
 
@@ -59,7 +59,7 @@ export class ScopeWrites extends ScopeListing {
    * caller discards the temp on any error.
    */
   async commitTemp(tmp: TempEntry, vpath: string, exclusive: boolean): Promise<Stats> {
-    const target = await this.real(vpath);
+    const target = await this.destination(vpath);
     await this.stillBeside(tmp, target);
     const st = await lstat(target).catch(() => null);
     if (st?.isDirectory()) throw exists('a folder has that name');

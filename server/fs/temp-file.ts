@@ -1,6 +1,8 @@
 import type { FileHandle } from 'node:fs/promises';
 import { lstat, mkdir, open, readlink, rm, unlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { AppError, exists, notFound } from '../core/errors';
 import { fromFsError } from './fs-errors';
 import { hasLibc, tryLock } from './libc';
@@ -11,7 +13,60 @@ import { hasLibc, tryLock } from './libc';
  */
 export const TEMP_NAME = /^\.filedeck-[A-Za-z0-9_-]+\.part$/;
 
-export const tempName = () => `.filedeck-${Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString('base64url')}.part`;
+/**
+ * Temp names carry a proof that this server made them: `.filedeck-<id><mac>.part`, the mac an HMAC of the id under
+ * a secret of the files root (kept in the database, registered at start: useTempKey). The sweep removes only
+ * names with a valid proof (isProvenTemp): a user's file that merely looks like a temp (renamed, uploaded or made
+ * outside the server) is never swept.
+ */
+const ID_CHARS = 16;
+const MAC_CHARS = 22;
+const tempKeys: { root: string; real?: string; key: Uint8Array }[] = [];
+/** Used for folders under no registered root (a scope made by a tool, a test): recognised by this process only. */
+const processKey = crypto.getRandomValues(new Uint8Array(32));
+
+/** Registers the secret that proves temps under `root` (an absolute path) are ours. */
+export function useTempKey(root: string, key: Uint8Array): void {
+  const at = tempKeys.findIndex((k) => k.root === root);
+  if (at >= 0) tempKeys.splice(at, 1);
+  tempKeys.push({ root, key });
+}
+
+/** The key for temps in the real folder `dir`: the deepest registered root holding it (as written or resolved). */
+function keyFor(dir: string): Uint8Array {
+  let best: { len: number; key: Uint8Array } | null = null;
+  for (const k of tempKeys) {
+    if (k.real === undefined) {
+      try {
+        k.real = realpathSync(k.root);
+      } catch {
+        // the root is not made yet: only its written form can match for now
+      }
+    }
+    for (const r of [k.root, k.real]) {
+      if (r && (dir === r || dir.startsWith(r.endsWith('/') ? r : `${r}/`)) && (!best || r.length > best.len)) best = { len: r.length, key: k.key };
+    }
+  }
+  return best?.key ?? processKey;
+}
+
+const macOf = (key: Uint8Array, id: string) => createHmac('sha256', key).update(`filedeck temp ${id}`).digest('base64url').slice(0, MAC_CHARS);
+
+/** A fresh temp name for the real folder `dir`, with its proof. */
+export function tempName(dir: string): string {
+  const id = Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString('base64url');
+  return `.filedeck-${id}${macOf(keyFor(dir), id)}.part`;
+}
+
+/** Whether the entry at `path` (a real location) bears a temp name this server made for its folder's root. */
+export function isProvenTemp(path: string): boolean {
+  const m = /^\.filedeck-([A-Za-z0-9_-]+)\.part$/.exec(basename(path));
+  if (!m || m[1]!.length !== ID_CHARS + MAC_CHARS) return false;
+  const id = m[1]!.slice(0, ID_CHARS);
+  const mac = Buffer.from(m[1]!.slice(ID_CHARS));
+  const want = Buffer.from(macOf(keyFor(dirname(path)), id));
+  return mac.length === want.length && timingSafeEqual(mac, want);
+}
 
 /**
  * A temp file or folder this process is writing. It stays open and flock-ed until closed, so a sweep (in this
@@ -25,7 +80,7 @@ export class TempEntry {
 
   /** Makes a new temp file (or folder) in the real folder `dir`, locked. */
   static async create(dir: string, opts: { mode?: number; dir?: boolean } = {}): Promise<TempEntry> {
-    const path = join(dir, tempName());
+    const path = join(dir, tempName(dir));
     try {
       if (opts.dir) await mkdir(path, { mode: opts.mode ?? 0o750 });
       const fh = await open(path, opts.dir ? 'r' : 'wx', opts.mode ?? 0o640);

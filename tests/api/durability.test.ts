@@ -6,7 +6,7 @@ import { makeTestApp, type TestApp } from '../helpers/test-app';
 import { settled } from '../helpers/settle';
 import { random, sha256, sha256File } from '../helpers/transfer-fixture';
 import { SqliteSql } from '../../server/db/sql';
-import { TempEntry } from '../../server/fs/temp-file';
+import { TempEntry, tempName } from '../../server/fs/temp-file';
 import { TempSweep } from '../../server/services/files/temp-sweep';
 
 let t: TestApp | null = null;
@@ -188,17 +188,20 @@ describe('the temp sweep', () => {
     const sweep = new TempSweep({ root: t.root, cacheDir: t.s.config.cacheDir, tus: t.s.tus, floorMs: 3_000 });
     mkdirSync(join(t.root, 'a', 'b', 'c'), { recursive: true });
     const old = Date.now() / 1000 - 3600;
-    const dead = join(t.root, 'a', 'b', 'c', '.filedeck-deadfile000.part');
+    // Temps as the server names them (with their proof); a user's file that merely looks like one is never swept.
+    const dead = join(t.root, 'a', 'b', 'c', tempName(join(t.root, 'a', 'b', 'c')));
     writeFileSync(dead, 'left by a crash');
-    const deadDir = join(t.root, 'a', '.filedeck-deadfolder00.part');
+    const deadDir = join(t.root, 'a', tempName(join(t.root, 'a')));
     mkdirSync(join(deadDir, 'x'), { recursive: true });
     writeFileSync(join(deadDir, 'x', 'f'), 'half a copy');
-    const fresh = join(t.root, '.filedeck-freshfile00.part');
+    const fresh = join(t.root, tempName(t.root));
     writeFileSync(fresh, 'just made');
+    const lookalike = join(t.root, 'a', '.filedeck-deadfile000.part');
+    writeFileSync(lookalike, 'a user file renamed to look like a temp');
     const held = await TempEntry.create(join(t.root, 'a'));
-    for (const p of [dead, deadDir, held.path]) utimesSync(p, old, old);
+    for (const p of [dead, deadDir, held.path, lookalike]) utimesSync(p, old, old);
     expect((await t.req('POST', '/api/tus/a/up.bin', { token, headers: { 'Upload-Length': '100' } })).status).toBe(201);
-    const registered = temps(t.root).find((p) => ![dead, deadDir, fresh, held.path].includes(p))!;
+    const registered = temps(t.root).find((p) => ![dead, deadDir, fresh, held.path, lookalike].includes(p))!;
     utimesSync(registered, old, old);
     const mine = 'not ours.part';
     writeFileSync(join(t.root, mine), 'user data');
@@ -211,7 +214,7 @@ describe('the temp sweep', () => {
     const r = await sweep.run();
     expect(r).toEqual({ uploads: 0, temps: 2, previews: 1 });
     expect(existsSync(dead) || existsSync(deadDir) || existsSync(previewTmp)).toBe(false);
-    for (const p of [fresh, held.path, registered, join(t.root, mine)]) expect(existsSync(p)).toBe(true);
+    for (const p of [fresh, held.path, registered, join(t.root, mine), lookalike]) expect(existsSync(p)).toBe(true);
     await held.close(); // its writer went away: now it is dead too
     expect((await sweep.run()).temps).toBe(1);
     expect(existsSync(held.path)).toBe(false);

@@ -1,6 +1,6 @@
 import type { ExtractionLimits } from '../../contract/job';
 import { AppError, invalid } from '../../core/errors';
-import { TEMP_NAME } from '../../fs/scoped-fs';
+import { isReservedName } from '../../fs/reserved-names';
 import type { ReadEntry } from './archive-readers';
 
 const refused = (detail: string) => new AppError('INVALID', `refused: ${detail}`);
@@ -8,7 +8,7 @@ const refused = (detail: string) => new AppError('INVALID', `refused: ${detail}`
 /**
  * The one check of an archive entry's name, for every format: the relative path it lands at, as components.
  * Refused: absolute names (`/x`, `C:\x`, `\\host`), any `..`, backslashes (a folder separator on Windows), control
- * characters, components over 255 bytes, and Filedeck's own temp names (which the sweep would remove). `.` and
+ * characters, components over 255 bytes, and the server's reserved names (fs/reserved-names.ts). `.` and
  * empty components are dropped; a name that is nothing else (the archive's root) yields [].
  */
 export function entryPath(name: string): string[] {
@@ -20,7 +20,7 @@ export function entryPath(name: string): string[] {
   for (const p of parts) {
     if (p === '..') throw refused(`the archive holds a name leading out of its folder ${shown}`);
     if (Buffer.byteLength(p) > 255) throw refused(`the archive holds a name component over 255 bytes ${shown}`);
-    if (TEMP_NAME.test(p)) throw refused(`the archive holds a reserved name ${shown}`);
+    if (isReservedName(p)) throw refused(`the archive holds a reserved name ${shown}`);
   }
   return parts;
 }

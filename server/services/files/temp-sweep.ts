@@ -1,7 +1,7 @@
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hasLibc } from '../../fs/libc';
-import { probeTemp, removeTemp } from '../../fs/temp-file';
+import { isProvenTemp, probeTemp, removeTemp } from '../../fs/temp-file';
 import { findTemps } from '../../fs/temp-walk';
 import type { Logger } from '../../core/log';
 import type { TusService } from './tus.service';
@@ -24,8 +24,9 @@ export interface SweepResult {
 
 /**
  * Nothing orphaned: removes what crashes, hang-ups, SIGHUP, renamed parents and failed tus creations leave behind.
- * Expired tus uploads go with their rows; any other `.filedeck-*.part` file or folder under the files root that no
- * row registers and no live writer holds (its flock; a kill -9 drops it) goes once past the age floor; stale
+ * Expired tus uploads go with their rows; any other `.filedeck-*.part` file or folder under the files root that
+ * bears this root's proof (fs/temp-file.ts isProvenTemp: an HMAC under the root's secret), that no row registers
+ * and no live writer holds (its flock; a kill -9 drops it) goes once past the age floor; stale
  * preview cache temps go after an hour. Runs at start and periodically, one run at a time, off the request path.
  */
 export class TempSweep {
@@ -59,7 +60,8 @@ export class TempSweep {
     const floor = this.opts.floorMs ?? TEMP_FLOOR_MS;
     let temps = 0;
     for await (const p of findTemps(this.opts.root)) {
-      if (registered.has(p)) continue;
+      // Only what the server can prove it made: a user's file named like a temp is never ours to remove.
+      if (registered.has(p) || !isProvenTemp(p)) continue;
       const probe = await probeTemp(p);
       if (!probe || probe.held || now - probe.mtimeMs < floor) continue;
       await removeTemp(p);
