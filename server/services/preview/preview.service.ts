@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { rename, unlink, writeFile } from 'node:fs/promises';
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppError, invalid } from '../../core/errors';
+import { AppError, invalid, type ErrorCode } from '../../core/errors';
 import type { PreviewCacheStore } from '../../db/preview-cache.store';
 import { openRegular } from '../../fs/open-regular';
 import { baseName } from '../../fs/virtual-path';
@@ -14,7 +14,7 @@ import type { HeavyWork } from '../work/heavy-work';
 import { MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
 import { checkHeifSize, HEIF_NAME } from './heif';
 import { previewGate } from './preview-gate';
-import { findTools, heifCommand, missingTool, noSandbox, outputCap, runTool, sandboxed, TOOL_TIMEOUT_MS, toolArgv, type ToolKind, type ToolPaths, type ToolSandbox } from './tool-thumbs';
+import { findTools, heifCommand, limited, missingTool, noSandbox, outputCap, probeVideo, runTool, sandboxed, TOOL_TIMEOUT_MS, toolArgv, type ToolKind, type ToolPaths, type ToolSandbox } from './tool-thumbs';
 
 export { MAX_PIXELS, MAX_SIDE, MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
 
@@ -22,6 +22,21 @@ export { MAX_PIXELS, MAX_SIDE, MAX_SOURCE_BYTES, type PreviewSize } from './imag
 // decoder on Linux), then resized there.
 const RESIZABLE = /\.(jpe?g|png|tiff?|bmp|webp|avif)$/i;
 const CACHE_LIMIT_BYTES = 1024 * 1024 * 1024;
+/**
+ * Failed renders are remembered (a small file under preview-failures/, named by the preview's key: real path, time,
+ * size, preview size) so a listing asking again does not start the program again: a file's own fault (cannot be
+ * decoded, no picture, above the limits) until the file changes; a time limit reached for TIMED_OUT_MS (it may have
+ * been the load). Cancelled renders, busy slots and internal errors are not remembered.
+ */
+const REMEMBERED: ErrorCode[] = ['UNSUPPORTED', 'UNSUPPORTED_MEDIA', 'TOO_LARGE'];
+const TIMED_OUT_MS = 10 * 60_000;
+interface Failure {
+  code: ErrorCode;
+  detail?: string;
+  /** Epoch ms after which the render may be tried again; null: until the file changes. */
+  until: number | null;
+}
+
 const undecodable = () => new AppError('UNSUPPORTED_MEDIA', 'the HEIC/HEIF image cannot be decoded');
 
 export type PreviewResult = { kind: 'raw'; real: string; stats: import('node:fs').Stats } | { kind: 'image'; file: string; mime: string; modified: Date };
@@ -64,6 +79,8 @@ interface Render {
  */
 export class PreviewService {
   private readonly dir: string;
+  /** Remembered failures (see REMEMBERED), indexed in the same store as previews so evictions take them too. */
+  private readonly failedDir: string;
   private readonly inflight = new Map<string, Render>();
   /** The outside programs that can run here (found, with a sandbox or the unsafe flag); the page configuration tells the web app. */
   readonly tools: ToolPaths;
@@ -72,6 +89,7 @@ export class PreviewService {
 
   constructor(private readonly d: PreviewDeps) {
     this.dir = join(d.cacheDir, 'previews');
+    this.failedDir = join(d.cacheDir, 'preview-failures');
     const found = d.tools ?? findTools();
     this.toolSandbox = d.sandbox.mode;
     this.tools = d.sandbox.mode === 'off' ? { pdf: null, video: null, heic: null } : found;
@@ -111,16 +129,44 @@ export class PreviewService {
       await this.d.store.touch(file);
       return image;
     }
+    const failed = join(this.failedDir, key.slice(0, 2), `${key}.json`);
+    const known = await this.failure(failed);
+    if (known) throw new AppError(known.code, known.detail);
     let r = this.inflight.get(key);
     if (!r || r.stop.signal.aborted) {
       const stop = new AbortController();
       const user = String(actor.user?.id ?? 'system');
-      const done = tool ? this.renderTool(user, tool, real, file, size, stop.signal) : this.render(user, real, file, size, outPng, stop.signal);
+      const render = tool ? this.renderTool(user, tool, real, file, size, stop.signal) : this.render(user, real, file, size, outPng, stop.signal);
+      const done = render.catch(async (e: unknown) => {
+        await this.rememberFailure(real, failed, e);
+        throw e;
+      });
       const fresh: Render = { done, waiters: 0, stop };
       void fresh.done.finally(() => this.inflight.get(key) === fresh && this.inflight.delete(key)).catch(() => {});
       this.inflight.set(key, (r = fresh));
     }
     return (await this.wait(r, signal)) ? image : raw;
+  }
+
+  /** A remembered failure of this render, or null (none, or one whose time is up). */
+  private async failure(marker: string): Promise<Failure | null> {
+    const text = await readFile(marker, 'utf8').catch(() => null);
+    if (text === null) return null;
+    try {
+      const f = JSON.parse(text) as Failure;
+      return f.until === null || f.until > Date.now() ? f : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Writes the marker of a failed render when the failure is one to remember (see REMEMBERED). */
+  private async rememberFailure(real: string, marker: string, e: unknown): Promise<void> {
+    if (!(e instanceof AppError)) return;
+    const timedOut = e.code === 'UNAVAILABLE' && /took longer than/.test(e.detail ?? '');
+    if (!REMEMBERED.includes(e.code) && !timedOut) return;
+    const f: Failure = { code: e.code, detail: e.detail, until: timedOut ? Date.now() + TIMED_OUT_MS : null };
+    await this.keep(real, marker, new TextEncoder().encode(JSON.stringify(f))).catch(() => {});
   }
 
   /** Waits for a shared render on behalf of one request. */
@@ -186,7 +232,8 @@ export class PreviewService {
     if (off) throw new AppError('UNSUPPORTED', off);
     // Unconfined there is no private /tmp: heif-convert writes into a fresh private folder, removed below.
     const dir = kind === 'heic' && !this.d.sandbox.bwrap ? mkdtempSync(join(tmpdir(), 'filedeck-heif-')) : null;
-    const argv = (at?: number) => (kind === 'heic' ? heifCommand(this.d.sandbox, program, dir) : sandboxed(this.d.sandbox, toolArgv(kind, program, at)));
+    // Every program runs under its memory and CPU caps (tool-thumbs.ts limited), inside its sandbox.
+    const argv = (at?: number) => limited(kind, kind === 'heic' ? heifCommand(this.d.sandbox, program, dir) : sandboxed(this.d.sandbox, toolArgv(kind, program, at)));
     const { handle } = await openRegular(real);
     let data: Uint8Array | null;
     try {
@@ -194,6 +241,8 @@ export class PreviewService {
       const release = await this.d.work.slots.acquire(user, signal);
       try {
         const limit = this.d.toolTimeoutMs ?? TOOL_TIMEOUT_MS;
+        // A video's frame size is asked first: one above the image limits is refused before ffmpeg decodes it.
+        if (kind === 'video') await probeVideo(this.d.sandbox, program, handle.fd, signal, limit);
         data = await runTool(argv(), handle.fd, signal, limit, outputCap(kind)).catch((e: unknown) => {
           // A HEIC the decoder refuses is the file's fault: a 415 that says so (time limits stay 503).
           throw kind === 'heic' && e instanceof AppError && e.code === 'UNSUPPORTED' ? undecodable() : e;

@@ -1,10 +1,12 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ExecSandbox } from '../../contract/settings';
 import type { Config } from '../../core/config';
 import { AppError } from '../../core/errors';
 import { inside } from '../../fs/scoped-fs';
 import { detectExecMode, SAFE_PATH, sandboxArgv } from '../runner/sandbox';
 import { cancelled } from '../work/fair-slots';
+import { MAX_PIXELS, MAX_SIDE } from './image-render';
 import { programsMayRun, type PreviewSwitches } from './preview-gate';
 
 /** Previews that come from an outside program rather than the image worker alone (HEIC: decoded here, resized there). */
@@ -25,6 +27,54 @@ export const TOOL_TIMEOUT_MS = 30_000;
  * is raised to that and no further.
  */
 const OUTPUT_CAP: Record<ToolKind, number> = { pdf: 4 * 1024 * 1024, video: 4 * 1024 * 1024, heic: 24 * 1024 * 1024 };
+
+/**
+ * The address space each program may map (prlimit --as, set before it starts: an allocation past it fails, the
+ * program ends, the render fails; measured: ffmpeg's and ffprobe's libraries map ~200 MB before any work). A
+ * program cannot hold more than this whatever the file promises; a frame over the pixel limit never gets this far
+ * (probeVideo refuses it first). `probe`: ffprobe, which decodes a first frame to check it and needs none of it.
+ */
+const MEMORY_CAP: Record<ToolKind | 'probe', number> = { pdf: 1024 ** 3, video: 1024 ** 3, heic: 1024 ** 3, probe: 512 * 1024 ** 2 };
+/** CPU seconds each program may use (prlimit --cpu): a kernel backstop behind the wall-clock limit of runTool. */
+const CPU_SECONDS = 60;
+
+const PRLIMIT = Bun.which('prlimit', { PATH: SAFE_PATH });
+
+/**
+ * `argv` (a sandboxed command, from sandboxed()) run under the memory cap of `kind` and the CPU limit: util-linux
+ * prlimit when installed, else the shell's ulimit, both set on the process before it execs, inherited by the
+ * sandbox and the program inside it.
+ */
+export function limited(kind: ToolKind | 'probe', argv: string[]): string[] {
+  const bytes = MEMORY_CAP[kind];
+  if (PRLIMIT) return [PRLIMIT, `--as=${bytes}`, `--cpu=${CPU_SECONDS}`, '--', ...argv];
+  return [SH, '-c', `ulimit -v ${Math.floor(bytes / 1024)}; ulimit -t ${CPU_SECONDS}; exec "$@"`, SH, ...argv];
+}
+
+/** ffprobe, next to the ffmpeg found (the same package), else on PATH; null when missing. */
+export function probeProgram(ffmpeg: string): string | null {
+  const near = join(dirname(ffmpeg), 'ffprobe');
+  return existsSync(near) ? near : Bun.which('ffprobe');
+}
+
+/**
+ * The first video stream's size, asked of ffprobe (sandboxed, capped, the file as stdin as for renders) before
+ * ffmpeg decodes anything: a stream above the image limits (MAX_SIDE, MAX_PIXELS) is refused with a 413, so a small
+ * file that is really a 16000x16000 picture never gets a decoder's gigabytes. A file without a video stream is a
+ * 501. Under its memory cap ffprobe still reports the size of a frame too big to decode (its decode fails, quickly).
+ */
+export async function probeVideo(s: ToolSandbox, ffmpeg: string, fd: number, signal: AbortSignal, timeoutMs = TOOL_TIMEOUT_MS): Promise<{ width: number; height: number }> {
+  const probe = probeProgram(ffmpeg);
+  if (!probe) throw new AppError('UNSUPPORTED', `${TOOLS.video.what} need ffprobe (Debian package ${TOOLS.video.pkg})`);
+  const argv = [probe, '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0:s=x', '/dev/stdin'];
+  const out = await runTool(limited('probe', sandboxed(s, argv)), fd, signal, timeoutMs, 4096);
+  const m = out && /^(\d+)x(\d+)/.exec(new TextDecoder().decode(out).trim());
+  if (!m) throw new AppError('UNSUPPORTED', 'the video has no picture to show');
+  const width = Number(m[1]);
+  const height = Number(m[2]);
+  if (width > MAX_SIDE || height > MAX_SIDE || width * height > MAX_PIXELS) throw new AppError('TOO_LARGE', `the video is ${width}x${height} pixels, above the preview limit`);
+  return { width, height };
+}
 
 /** A kind's output cap (runTool's `cap`). */
 export const outputCap = (kind: ToolKind) => OUTPUT_CAP[kind];
@@ -112,7 +162,7 @@ export function heifCommand(s: ToolSandbox, program: string, dir: string | null)
 export function toolArgv(kind: Exclude<ToolKind, 'heic'>, program: string, at = 1): string[] {
   if (kind === 'pdf') return [program, '-f', '1', '-l', '1', '-scale-to', '256', '-jpeg', '-jpegopt', 'quality=80', '-singlefile', '/dev/stdin'];
   const fit = 'scale=256:256:force_original_aspect_ratio=increase,crop=256:256';
-  return [program, '-nostdin', '-loglevel', 'error', '-ss', String(at), '-i', '/dev/stdin', '-frames:v', '1', '-an', '-sn', '-vf', fit, '-f', 'image2pipe', '-c:v', 'mjpeg', '-q:v', '4', 'pipe:1'];
+  return [program, '-nostdin', '-loglevel', 'error', '-threads', '1', '-ss', String(at), '-i', '/dev/stdin', '-frames:v', '1', '-an', '-sn', '-vf', fit, '-f', 'image2pipe', '-c:v', 'mjpeg', '-q:v', '4', 'pipe:1'];
 }
 
 /**
