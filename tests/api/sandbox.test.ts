@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { NO_SANDBOX, NOT_ALLOWED } from '../../server/services/runner/runner.service';
 import { execWarning } from '../../server/services/runner/create-runner';
+import { MASK_WALK_BOUND, RULES_TOO_WIDE } from '../../server/services/runner/rule-masks';
 import { pageConfig } from '../../server/http/page-config';
 import { runCommandSocket } from '../helpers/command-socket';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
@@ -133,5 +134,67 @@ describe('without a usable sandbox', () => {
     expect(app.s.runner.mode).toBe('off');
     expect(execWarning(app.s.config, app.s.runner)).toBeNull();
     expect((await run('ls')).lines).toEqual([NOT_ALLOWED]);
+  });
+});
+
+describe('rules inside the sandbox (issue 32: the runner sees what the API lets the user see)', () => {
+  /** bob, scope /users/bob, with `rules`; his scope holds a denied folder, a folder allowed again inside it, a link to it and key files. */
+  async function ruled(rules: unknown[]) {
+    const app = await makeTestApp({ enableExec: 'true', commandTimeout: '5s' });
+    t = app;
+    const home = join(app.root, 'users', 'bob');
+    mkdirSync(join(home, 'private', 'open'), { recursive: true });
+    mkdirSync(join(home, 'pub', 'deep'), { recursive: true });
+    writeFileSync(join(home, 'private', 'secret.txt'), 'denied words');
+    writeFileSync(join(home, 'private', 'open', 'o.txt'), 'open again');
+    writeFileSync(join(home, 'pub', 'ok.txt'), 'fine');
+    writeFileSync(join(home, 'pub', 'deep', 'id.key'), 'denied key');
+    symlinkSync(join(home, 'private'), join(home, 'l'));
+    const bob = await app.userToken('bob', { execute: true }, { scope: '/users/bob', commands: COMMANDS, rules });
+    const server = app.app.listen({ hostname: '127.0.0.1', port: 0 });
+    cleanup.push(() => server.stop());
+    const port = server.server!.port!;
+    return { app, bob, home, run: (line: string) => runCommandSocket(port, '/', line, bob) };
+  }
+  const shows = (r: { lines: string[] }, text: string) => r.lines.join('\n').includes(text);
+
+  test('a path rule: the denied folder is empty in the sandbox, directly and through a link; what a later rule allows is there', async () => {
+    const { app, bob, run } = await ruled([
+      { allow: false, regex: false, path: '/private', regexp: null },
+      { allow: true, regex: false, path: '/private/open', regexp: null },
+    ]);
+    expect(app.s.runner.mode).toBe('bubblewrap');
+    // The API refuses it; the sandbox must not show it either.
+    expect((await app.req('GET', '/api/raw/private/secret.txt', { token: bob })).status).toBe(403);
+    for (const line of ['cat private/secret.txt', 'cat l/secret.txt', `sh -c 'cat private/*'`]) {
+      const r = await run(line);
+      expect({ line, exit: r.exit, leaked: shows(r, 'denied words') }).toEqual({ line, exit: 1, leaked: false });
+    }
+    expect((await run('ls private')).lines).toEqual(['open']);
+    const again = await run('cat private/open/o.txt');
+    expect([again.lines, again.exit]).toEqual([['open again'], 0]);
+    const ok = await run('cat pub/ok.txt');
+    expect([ok.lines, ok.exit]).toEqual([['fine'], 0]);
+  });
+
+  test('a regex rule is expanded by walking the scope: every matching file is masked', async () => {
+    const { run } = await ruled([{ allow: false, regex: true, path: '', regexp: { raw: '\\.key$' } }]);
+    const r = await run('cat pub/deep/id.key');
+    expect(shows(r, 'denied key')).toBe(false);
+    // Only what the regex names is masked.
+    const ok = await run('cat pub/ok.txt private/secret.txt');
+    expect([ok.lines, ok.exit]).toEqual([['finedenied words'], 0]);
+  });
+
+  test('regex rules over more than the sandbox may walk: commands are refused with a clear message', async () => {
+    const { run } = await ruled([{ allow: false, regex: true, path: '', regexp: { raw: '\\.key$' } }]);
+    const saved = { ...MASK_WALK_BOUND };
+    MASK_WALK_BOUND.entries = 3; // the scope holds more entries than this
+    try {
+      const r = await run('cat pub/ok.txt');
+      expect([r.lines, r.code]).toEqual([[RULES_TOO_WIDE], 1008]);
+    } finally {
+      Object.assign(MASK_WALK_BOUND, saved);
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { Actor } from '../actor';
 import type { SettingsService } from '../settings/settings.service';
 import type { AuditService } from '../audit/audit.service';
 import { splitCommandLine } from './command-line';
+import { ruleMasks, type RuleMask } from './rule-masks';
 import { SAFE_PATH, sandboxArgv, type SandboxOptions } from './sandbox';
 
 /** One text for every refusal, so a user cannot tell a missing binary from a forbidden one. */
@@ -32,6 +33,8 @@ export interface Prepared {
   cwd: string;
   /** Real path of the user's scope: the only user files the sandbox shows. */
   scope: string;
+  /** What the user's rules hide inside `scope` (rule-masks.ts); none for hooks, which are the admin's. */
+  masks?: RuleMask[];
   /** Who asked and what they typed (for the audit log; absent for hooks). */
   by?: { actor: Actor; line: string; path: string };
 }
@@ -92,7 +95,11 @@ export class Runner {
     const argv = shell.length ? [...shell, line] : words;
     const bin = Bun.which(argv[0]!, { PATH: SAFE_PATH });
     if (!bin) throw refuse();
-    return { argv: [bin, ...argv.slice(1)], cwd: real, scope: actor.fs.realRoot };
+    const scope = actor.fs.realRoot;
+    // The sandbox shows what the API shows: rule-denied paths masked (or, when regex rules cannot be expanded
+    // within the bound, a clear refusal). Unconfined mode (none-unsafe) has no sandbox to mask with.
+    const masks = this.d.sandbox ? await ruleMasks(actor, scope) : [];
+    return { argv: [bin, ...argv.slice(1)], cwd: real, scope, masks };
   }
 
   /** The environment of every command: nothing inherited from the server (no secrets, no config). */
@@ -107,7 +114,7 @@ export class Runner {
   async run(p: Prepared, sink: LineSink, signal?: AbortSignal, extraEnv: Record<string, string> = {}): Promise<number> {
     if (!this.enabled) throw new AppError('FORBIDDEN', this.refusal);
     // The one place a command is spawned: wrapped in bubblewrap unless the admin chose unsafe mode.
-    const argv = this.d.sandbox ? sandboxArgv(this.d.sandbox, p.scope, p.cwd, p.argv) : p.argv;
+    const argv = this.d.sandbox ? sandboxArgv(this.d.sandbox, p.scope, p.cwd, p.argv, p.masks) : p.argv;
     const proc = Bun.spawn(argv, { cwd: p.cwd, env: this.env(p.cwd, extraEnv), stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', detached: true });
     let reason: 'timeout' | 'cap' | null = null;
     const killGroup = () => {

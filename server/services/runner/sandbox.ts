@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecSandbox } from '../../contract/settings';
 import { inside } from '../../fs/scoped-fs';
+import type { RuleMask } from './rule-masks';
 
 /** The PATH of every command, inside the sandbox or not. */
 export const SAFE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -36,9 +37,10 @@ export function findBwrap(configured: string): string | null {
  * DESTINATION of hooks stay valid), the system read-only, a private /tmp and /proc, no other user's files, no
  * database, no network unless allowed. --die-with-parent plus the private PID namespace mean killing bwrap
  * kills every process the command started; --new-session stops it from reaching the server's terminal.
- * `scope` null: no user folder at all (thumbnail programs, which get their one file as stdin).
+ * `scope` null: no user folder at all (thumbnail programs, which get their one file as stdin). `masks`: what the
+ * user's rules hide inside the scope (rule-masks.ts).
  */
-export function sandboxArgv(o: SandboxOptions, scope: string | null, cwd: string, argv: string[]): string[] {
+export function sandboxArgv(o: SandboxOptions, scope: string | null, cwd: string, argv: string[], masks: readonly RuleMask[] = []): string[] {
   const a = [o.bwrap, '--unshare-all'];
   if (o.network) a.push('--share-net');
   a.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/usr', '/usr');
@@ -52,6 +54,14 @@ export function sandboxArgv(o: SandboxOptions, scope: string | null, cwd: string
   // Bound after /tmp's tmpfs so a scope (or a program) under /tmp is not hidden by it.
   for (const p of o.readOnly ?? []) a.push('--ro-bind-try', p, p);
   if (scope) a.push('--bind', scope, scope);
+  // What the user's rules deny (rule-masks.ts), parents first; the server's own files are masked after, so nothing
+  // shown again by a rule can uncover them.
+  for (const m of scope ? masks : []) {
+    if (!inside(m.path, scope!)) continue;
+    if (!m.hide) a.push('--bind', m.path, m.path);
+    else if (m.dir) a.push('--tmpfs', m.path);
+    else a.push('--ro-bind', '/dev/null', m.path);
+  }
   for (const h of o.hidden) {
     if (!scope || !inside(h, scope)) continue;
     const st = lstatSync(h, { throwIfNoEntry: false });
