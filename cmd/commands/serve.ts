@@ -11,6 +11,8 @@ import { configFrom, fail, type GlobalOpts } from '../context';
 import { TempSweep } from '../../server/services/files/temp-sweep';
 import { execWarning } from '../../server/services/runner/create-runner';
 import { toolSandboxWarning } from '../../server/services/preview/tool-thumbs';
+import { holdRoot } from '../../server/services/setup/root-identity';
+import { RootIdentityStore } from '../../server/db/root-identity.store';
 
 const SHORT: Partial<Record<keyof Config, string>> = { address: 'a', port: 'p', root: 'r', baseURL: 'b', log: 'l', cert: 't', key: 'k' };
 
@@ -22,6 +24,7 @@ export function addServeFlags(cmd: Command): Command {
     cmd.option(`${short ? `-${short}, ` : ''}--${key} <value>`, `${spec.help} (default: ${spec.default === '' ? '""' : spec.default})`);
   }
   return cmd
+    .option('--accept-new-root', 'serve the files root as it is now even though it is not the one this database served (a deliberate move or new disk)')
     .option('--username <name>', 'first run only: name of the first admin (default: admin)')
     .option('--password <password>', 'first run only: password or bcrypt hash of the first admin (default: random, printed once)');
 }
@@ -34,6 +37,13 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
   if (config.cert && (!existsSync(config.cert) || !existsSync(config.key)))
     throw new AppError('INVALID', 'config keys "cert"/"key": file not found');
   const s = await createServices(config);
+  // Only the files root this database served before, checked before anything touches it: a disk not mounted yet,
+  // an empty mount point or another disk stops the start with the reason (services/setup/root-identity.ts).
+  const rootNote = await holdRoot(new RootIdentityStore(s.db), config.root, { accept: !!opts.acceptNewRoot, hasLinks: () => s.stores.shares.any() }).catch(async (e) => {
+    await s.close().catch(() => {});
+    throw e;
+  });
+  if (rootNote) s.log.warn(rootNote);
   const first = await initialise(s, { username: opts.username, password: opts.password });
   if (first.admin?.generatedPassword) {
     // Printed once, to the console only: the log destination may be a shared file.

@@ -28,6 +28,11 @@ export class SharesStore {
     return (await this.db.all<ShareRow>(`${SELECT} WHERE user_id = ? ORDER BY path`, userId)).map(fromRow);
   }
 
+  /** True when any link exists (a root never recorded is then expected to hold files). */
+  async any(): Promise<boolean> {
+    return !!(await this.db.get('SELECT 1 AS one FROM shares LIMIT 1'));
+  }
+
   async byHash(hash: string): Promise<ShareRow | null> {
     const r = await this.db.get<ShareRow>(`${SELECT} WHERE hash = ?`, hash);
     return r ? fromRow(r) : null;

@@ -6,6 +6,9 @@ import { HealthStore } from '../../db/health.store';
 import { schemaVersion } from '../../db/migrate';
 import { MIGRATIONS } from '../../db/migrations';
 import { SettingsStore } from '../../db/settings.store';
+import { RootIdentityStore } from '../../db/root-identity.store';
+import { SharesStore } from '../../db/shares.store';
+import { rootIdentityCheck } from './root-identity-check';
 import { isPostgresUrl } from '../../db/sql';
 import { failed, ok, warn, type DoctorCheck } from './doctor-check';
 import { databaseFileChecks, inotifyCheck, rootChecks, spaceCheck } from './install-checks';
@@ -68,6 +71,8 @@ async function databaseChecks(config: Readonly<Config>, out: DoctorCheck[]): Pro
       else if (skew > CLOCK_WARN_MS) out.push(warn('clock', text, 'sync both machines with NTP (timedatectl set-ntp true)'));
       else out.push(ok('clock', text));
     }
+    // The root as this database last served it: a disk not mounted, an empty mount point or another disk FAILs.
+    out.push(await rootIdentityCheck(config.root, new RootIdentityStore(db), new SharesStore(db)));
     const all = await new SettingsStore(db).getAll().catch(() => ({}) as Record<string, unknown>);
     return typeof all.authMethod === 'string' ? all.authMethod : null;
   } catch (e) {
