@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, opendirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { statSync, mkdirSync, opendirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../core/errors';
 import type { RootIdentity, RootIdentityStore } from '../../db/root-identity.store';
@@ -58,7 +58,7 @@ export function rootVerdict(root: string, recorded: RootIdentity | null, hasLink
   const mount = 'is its disk mounted? Mount it (or fix "root" in the configuration), then start again';
   let st;
   try {
-    st = lstatSync(root);
+    st = statSync(root);
   } catch {
     if (!recorded && !hasLinks) return { ok: true, first: true, identity: fresh(root, null), changed: null, writeMarker: true };
     return { ok: false, reason: 'missing', message: `the files root ${root} does not exist, but this database served files from it`, fix: `${mount}; ${ACCEPT}` };
@@ -126,7 +126,7 @@ export async function holdRoot(store: RootIdentityStore, root: string, opts: { a
   }
   if (verdict.first) {
     mkdirSync(root, { recursive: true, mode: 0o755 }); // a first start makes its root, as it always did
-    const st = lstatSync(root);
+    const st = statSync(root);
     verdict.identity.device = String(st.dev);
     verdict.identity.inode = String(st.ino);
   }
