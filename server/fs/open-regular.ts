@@ -1,4 +1,4 @@
-import { access, close, constants, fstat, open, read, stat, type Stats } from 'node:fs';
+import { close, constants, fstat, open, read, readlinkSync, stat, type Stats } from 'node:fs';
 import { promisify } from 'node:util';
 import { invalid } from '../core/errors';
 import { fromFsError, wrapFs } from './fs-errors';
@@ -8,7 +8,6 @@ const readP = promisify(read);
 const fstatP = promisify(fstat);
 const statP = promisify(stat);
 const closeP = promisify(close);
-const accessP = promisify(access);
 
 /**
  * A descriptor a consumer may drop without closing: node's FileHandle turns a handle collected while open into a
@@ -45,18 +44,37 @@ export class ReadHandle {
 }
 
 /**
+ * The location the kernel gives the file open as `fd` (/proc/self/fd): where the opened file really is, whatever
+ * path led to it. Null where the kernel cannot say (no /proc).
+ */
+function openedAt(fd: number): string | null {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Opens, for reading, a file a ScopedFs already resolved (a stat, listing or walk result), only when it is a
  * regular file. FIFOs, sockets and devices are refused from a stat, before any open() (opening a FIFO blocks
  * until a writer comes; opening a device can act on it). The open itself is O_NONBLOCK (a FIFO swapped in since
- * the stat cannot block it) and O_NOFOLLOW (nor can a symlink swapped in), and the opened handle is checked
- * again. Throws AppError: NOT_FOUND, FORBIDDEN (permission denied), INVALID "not a regular file".
- * The caller closes the handle.
+ * the stat cannot block it) and O_NOFOLLOW (nor can a symlink swapped in at the last name). A folder on the way
+ * may have been swapped for a link since the path was checked: `where` is then given the location the kernel
+ * reports for the opened descriptor (what was really opened; never the path again) and throws to refuse it, before
+ * a byte is read (ScopedFs passes its scope, trash and rule checks). Where the kernel cannot name the descriptor
+ * (no /proc) the path's own checks stand alone. Throws AppError: NOT_FOUND, FORBIDDEN (permission denied, or
+ * refused by `where`), INVALID "not a regular file". The caller closes the handle.
  */
-export async function openRegular(real: string): Promise<{ handle: ReadHandle; stats: Stats }> {
+export async function openRegular(real: string, where?: (opened: string) => void): Promise<{ handle: ReadHandle; stats: Stats }> {
   const before = await wrapFs(() => statP(real));
   if (!before.isFile()) throw invalid('not a regular file');
   const handle = new ReadHandle(await wrapFs(() => openP(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW)));
   try {
+    if (where) {
+      const at = openedAt(handle.fd);
+      if (at !== null) where(at);
+    }
     const stats = await handle.stat();
     if (!stats.isFile()) throw invalid('not a regular file');
     return { handle, stats };
@@ -66,9 +84,3 @@ export async function openRegular(real: string): Promise<{ handle: ReadHandle; s
   }
 }
 
-/** Refuses, before a response is started, a path that is no longer a readable regular file (404, 403, 400). */
-export async function checkReadable(real: string): Promise<void> {
-  const st = await wrapFs(() => statP(real));
-  if (!st.isFile()) throw invalid('not a regular file');
-  await wrapFs(() => accessP(real, constants.R_OK));
-}

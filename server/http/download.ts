@@ -15,7 +15,7 @@ export async function download(request: Request, actor: Actor, path: string): Pr
     const { real, stats } = await actor.fs.stat(path);
     if (!stats.isDirectory()) {
       if (!stats.isFile()) throw invalid('only regular files can be downloaded');
-      return sendFile(request, real, stats, baseName(path) || 'file', q.get('inline') === 'true');
+      return sendFile(request, await actor.fs.openReal(real), baseName(path) || 'file', q.get('inline') === 'true');
     }
   }
   const { name, contentType, stream } = await createArchive(actor, archiveTargets(path, files), q.get('algo'), request.signal);

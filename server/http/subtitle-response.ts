@@ -11,7 +11,7 @@ const VTT = 'text/vtt; charset=utf-8';
  * The bytes are the user's: nosniff and a sandbox CSP, as for raw files.
  */
 export async function subtitleResponse(request: Request, sub: Subtitle): Promise<Response> {
-  if (sub.kind === 'file') return sendFile(request, sub.real, sub.stats, sub.name, true, { 'Content-Type': VTT });
+  if (sub.kind === 'file') return sendFile(request, sub.file, sub.name, true, { 'Content-Type': VTT });
   const { body, stats } = sub;
   const lastModified = new Date(Math.floor(stats.mtimeMs / 1000) * 1000);
   const etag = `W/"vtt-${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;

@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
 import { isAppError } from '../../core/errors';
-import { openRegular, type ReadHandle } from '../../fs/open-regular';
+import type { ReadHandle } from '../../fs/open-regular';
 import type { Actor } from '../actor';
 import { visible } from '../policy/file-policy';
 
@@ -115,7 +115,7 @@ export async function* archiveEntries(actor: Actor, items: ArchiveItem[], rel: (
     const name = named(path);
     let opened: { handle: ReadHandle; stats: Stats };
     try {
-      opened = await openRegular(real);
+      opened = await actor.fs.openReal(real);
     } catch (e) {
       skipped.add(name, reasonOf(e));
       return;

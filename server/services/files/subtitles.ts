@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
 import { AppError, invalid } from '../../core/errors';
-import { openRegular } from '../../fs/open-regular';
+import type { ReadHandle } from '../../fs/open-regular';
 import { baseName } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
 import { authorizePath } from '../policy/file-policy';
@@ -27,7 +27,7 @@ export function subtitleStats(): { cached: number; converting: number; started: 
 const tooLarge = () => new AppError('TOO_LARGE', `subtitle files are converted up to ${SUBTITLE_LIMIT / 1024 / 1024} MiB`);
 
 /** A subtitle file to send: a WebVTT file as it is, or the WebVTT converted from an SRT or ASS file. */
-export type Subtitle = { kind: 'file'; real: string; stats: Stats; name: string } | { kind: 'converted'; body: Uint8Array<ArrayBuffer>; stats: Stats; name: string };
+export type Subtitle = { kind: 'file'; file: { handle: ReadHandle; stats: Stats }; name: string } | { kind: 'converted'; body: Uint8Array<ArrayBuffer>; stats: Stats; name: string };
 
 /**
  * GET /api/subtitle and /api/public/subtitle: the download permission and the rules decide (file-policy, as for
@@ -45,11 +45,11 @@ export async function openSubtitle(actor: Actor, path: string, signal?: AbortSig
   if (stats.isDirectory()) throw invalid('a folder is not a subtitle file');
   if (!format) throw invalid('subtitles are .vtt, .srt, .ass or .ssa files');
   if (!stats.isFile()) throw invalid('not a regular file');
-  if (format === 'vtt') return { kind: 'file', real, stats, name };
+  if (format === 'vtt') return { kind: 'file', file: await actor.fs.openReal(real), name };
   if (stats.size > SUBTITLE_LIMIT) throw tooLarge();
   // The file opened once (regular, no symlink); its identity, time and size name the result, and the worker
   // reads this same descriptor, closed here once the worker is done with it (or at once on a cached answer).
-  const { handle, stats: opened } = await openRegular(real);
+  const { handle, stats: opened } = await actor.fs.openReal(real);
   const key = `${opened.dev}:${opened.ino}:${opened.mtimeMs}:${opened.size}:${format}`;
   let body = converted.get(key);
   if (body) {

@@ -4,7 +4,7 @@ import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError, invalid, type ErrorCode } from '../../core/errors';
 import type { PreviewCacheStore } from '../../db/preview-cache.store';
-import { openRegular } from '../../fs/open-regular';
+import type { ScopedFs } from '../../fs/scoped-fs';
 import { baseName } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
 import { authorizePath } from '../policy/file-policy';
@@ -136,7 +136,7 @@ export class PreviewService {
     if (!r || r.stop.signal.aborted) {
       const stop = new AbortController();
       const user = String(actor.user?.id ?? 'system');
-      const render = tool ? this.renderTool(user, tool, real, file, size, stop.signal) : this.render(user, real, file, size, outPng, stop.signal);
+      const render = tool ? this.renderTool(actor.fs, user, tool, real, file, size, stop.signal) : this.render(actor.fs, user, real, file, size, outPng, stop.signal);
       const done = render.catch(async (e: unknown) => {
         await this.rememberFailure(real, failed, e);
         throw e;
@@ -199,8 +199,8 @@ export class PreviewService {
     });
   }
 
-  private async render(user: string, real: string, file: string, size: PreviewSize, png: boolean, signal: AbortSignal): Promise<boolean> {
-    const { handle } = await openRegular(real);
+  private async render(fs: ScopedFs, user: string, real: string, file: string, size: PreviewSize, png: boolean, signal: AbortSignal): Promise<boolean> {
+    const { handle } = await fs.openReal(real);
     // A HEIC saved under a .jpg name: the image library cannot read it, heif-convert can (when it may run here).
     const head = Buffer.alloc(12);
     await handle.read(head, 0, 12, 0).catch(() => null);
@@ -208,7 +208,7 @@ export class PreviewService {
     const decoderOff = isHeifBrand(head) && previewGate(this.d, size, true) !== null;
     if (decoderOff || (isHeifBrand(head) && this.tools.heic)) {
       await handle.close().catch(() => {});
-      return decoderOff ? false : this.renderTool(user, 'heic', real, file, size, signal);
+      return decoderOff ? false : this.renderTool(fs, user, 'heic', real, file, size, signal);
     }
     const data = await this.d.work.run<Uint8Array | null>(user, { kind: 'image', fd: handle.fd, size, png }, { signal, settled: () => void handle.close().catch(() => {}) });
     if (!data) return false; // small enough already and in a format browsers show
@@ -224,7 +224,7 @@ export class PreviewService {
    * is checked before its decoder starts; the full-size JPEG it writes is then resized by the image worker under
    * a slot of its own (the worker checks the JPEG's size again), or kept as it is when already small enough.
    */
-  private async renderTool(user: string, kind: ToolKind, real: string, file: string, size: PreviewSize, signal: AbortSignal): Promise<boolean> {
+  private async renderTool(fs: ScopedFs, user: string, kind: ToolKind, real: string, file: string, size: PreviewSize, signal: AbortSignal): Promise<boolean> {
     const program = this.tools[kind];
     if (!program) throw missingTool(kind);
     // Never reached past a closed gate (preview() and render() ask first); asked here too, where programs start.
@@ -234,7 +234,7 @@ export class PreviewService {
     const dir = kind === 'heic' && !this.d.sandbox.bwrap ? mkdtempSync(join(tmpdir(), 'filedeck-heif-')) : null;
     // Every program runs under its memory and CPU caps (tool-thumbs.ts limited), inside its sandbox.
     const argv = (at?: number) => limited(kind, kind === 'heic' ? heifCommand(this.d.sandbox, program, dir) : sandboxed(this.d.sandbox, toolArgv(kind, program, at)));
-    const { handle } = await openRegular(real);
+    const { handle } = await fs.openReal(real);
     let data: Uint8Array | null;
     try {
       if (kind === 'heic') await checkHeifSize(handle);
