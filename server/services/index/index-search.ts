@@ -4,7 +4,9 @@ import { joinVirtual } from '../../fs/virtual-path';
 import { invalid } from '../../core/errors';
 import type { Actor } from '../actor';
 import { authorizePath, visible } from '../policy/file-policy';
-import { nameMatches, parseQuery, search, typeMatches, type SearchHit, type SearchQuery } from '../search/search.service';
+import { nameMatches, parseQuery, search, SEARCH_TIME_LIMIT_MS, typeMatches, type SearchHit, type SearchQuery } from '../search/search.service';
+import type { FairSlots } from '../work/fair-slots';
+import { searchSlots } from '../work/work-limits';
 import type { NameIndex } from './name-index.service';
 
 /** Candidates read per query: small enough that one query never holds the event loop long. */
@@ -17,6 +19,16 @@ const FEW = 2000;
  * every match of the query (a query matching 45,000 names: ~70 ms per depth, before the first result).
  */
 const SMALL_DEPTH = 20_000;
+/**
+ * A folder searched that holds at most this many entries (all depths) is read whole by its path range and matched
+ * here: a user with a few files under a root of 300,000 pays for those few, not for every name of the index that
+ * matches the query. Past it, the reads so far are dropped and the trigram plan below runs.
+ */
+const SMALL_SUBTREE = 5_000;
+
+/** Index rows read by searches since start (tests assert on it: what a search costs, not how long it took). */
+let rowsRead = 0;
+export const searchCounters = () => ({ rowsRead });
 
 const tick = () => new Promise<void>((r) => setImmediate(r));
 
@@ -35,15 +47,43 @@ export interface SearchRun {
  * serves every user without leaking names across scopes or rules.
  */
 export async function searchAny(index: NameIndex | null, actor: Actor, base: string, raw: string, signal?: AbortSignal): Promise<SearchRun> {
+  const user = String(actor.user?.id ?? 'public');
   if (index?.ready()) {
     authorizePath(actor, 'read', base);
     const { stats, real } = await actor.fs.stat(base); // 404 before anything is streamed
     if (!stats.isDirectory()) throw invalid('search needs a folder');
     const at = indexPath(index.root, real);
-    if (at !== null) return { hits: fromIndex(index.reader(), actor, base, at, parseQuery(raw), signal, actor.fs.realPathOf(base, real)), source: 'index' };
+    if (at !== null) {
+      const baseAt = actor.fs.realPathOf(base, real);
+      return { hits: gated(searchSlots(), user, signal, (s) => fromIndex(index.reader(), actor, base, at, parseQuery(raw), s, baseAt)), source: 'index' };
+    }
   }
   const st = index?.status();
-  return { hits: search(actor, base, raw, signal), source: 'walk', percent: st?.state === 'building' ? st.percent : undefined };
+  return { hits: gated(searchSlots(), user, signal, (s) => search(actor, base, raw, s)), source: 'walk', percent: st?.state === 'building' ? st.percent : undefined };
+}
+
+/**
+ * A search under the heavy-work gate (work-limits.ts searchSlots: global and per-user slots, a bounded wait ending
+ * in a 429 at the first result asked for, before any response). The slot is held until the search ends, its
+ * client goes away, or SEARCH_TIME_LIMIT_MS passed (then it stops at its next chunk), whichever is first.
+ */
+async function* gated(slots: FairSlots, user: string, signal: AbortSignal | undefined, run: (signal: AbortSignal) => AsyncGenerator<SearchHit>): AsyncGenerator<SearchHit> {
+  const release = await slots.acquire(user, signal);
+  const stop = new AbortController();
+  const end = () => {
+    stop.abort();
+    release();
+  };
+  const timer = setTimeout(end, SEARCH_TIME_LIMIT_MS);
+  if (signal?.aborted) end();
+  signal?.addEventListener('abort', end, { once: true });
+  try {
+    yield* run(stop.signal);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', end);
+    release();
+  }
 }
 
 /**
@@ -63,11 +103,27 @@ async function* fromIndex(store: NameIndexStore, actor: Actor, base: string, at:
     const rel = r.path.slice(cut);
     return nameMatches(q, r.name) && shown(rel) && typeMatches(r.name, r.isDir, q.types) ? { dir: r.isDir, path: rel } : null;
   };
+  // A small subtree: read whole, a page at a time, and ranked here (see SMALL_SUBTREE).
+  const rows: StoredRow[] = [];
+  for (let last = ''; rows.length <= SMALL_SUBTREE; ) {
+    if (signal?.aborted) return;
+    const page = store.subtree(lo, hi, last, PAGE);
+    rowsRead += page.length;
+    rows.push(...page);
+    if (page.length < PAGE) {
+      yield* rankSubtree(rows, q, hit, (r) => shown(r.path.slice(cut)) && typeMatches(r.name, r.isDir, q.types), cut);
+      return;
+    }
+    last = page[page.length - 1]!.path;
+    await tick();
+  }
+  rows.length = 0;
   // The terms a depth's candidates are asked with: none for a small depth (every entry there is a candidate; hit()
   // and below() test the names exactly, as they test every candidate).
   const termsAt = (depth: number) => (store.depthSize(depth, SMALL_DEPTH) <= SMALL_DEPTH ? [] : q.terms);
   // Few matches (the usual case): one query, ranked here. Many: depth by depth, a page at a time.
   const few = store.candidates({ terms: q.terms, types: q.types, lo, hi, afterId: 0, limit: FEW + 1 });
+  rowsRead += few.length;
   let matchedDirs: StoredRow[] | null = null;
   if (few.length <= FEW) {
     few.sort((a, b) => a.depth - b.depth || a.id - b.id);
@@ -82,6 +138,7 @@ async function* fromIndex(store: NameIndexStore, actor: Actor, base: string, at:
       for (let after = 0; ; ) {
         if (signal?.aborted) return;
         const page = store.candidates({ terms, types: q.types, lo, hi, depth, afterId: after, limit: PAGE });
+        rowsRead += page.length;
         for (const r of page) {
           after = r.id;
           const h = hit(r);
@@ -101,6 +158,7 @@ async function* fromIndex(store: NameIndexStore, actor: Actor, base: string, at:
     for (let last = ''; ; ) {
       if (signal?.aborted) return;
       const rows = store.subtree(dlo, dhi, last, PAGE);
+      rowsRead += rows.length;
       for (const r of rows) {
         last = r.path;
         if (nameMatches(q, r.name)) continue; // reported (or refused) above
@@ -120,6 +178,7 @@ async function* fromIndex(store: NameIndexStore, actor: Actor, base: string, at:
     for (let after = 0; ; ) {
       if (signal?.aborted) return;
       const dirs = store.candidates({ terms, types: [], lo, hi, depth, afterId: after, limit: PAGE, dirsOnly: true });
+      rowsRead += dirs.length;
       for (const d of dirs) {
         after = d.id;
         yield* below(d);
@@ -128,4 +187,38 @@ async function* fromIndex(store: NameIndexStore, actor: Actor, base: string, at:
       await tick();
     }
   }
+}
+
+/**
+ * The ranking of fromIndex over a subtree read whole (`rows`, in path order): names that match, shallower first
+ * (in path order within a depth), then the entries below each folder whose name matched, folder by folder
+ * (shallower first), each entry under the outermost such folder only, and never one already reported by name.
+ */
+function* rankSubtree(rows: StoredRow[], q: SearchQuery, hit: (r: StoredRow) => SearchHit | null, shownEntry: (r: StoredRow) => boolean, cut: number): Generator<SearchHit> {
+  const named = rows.filter((r) => nameMatches(q, r.name));
+  // A stable sort: path order is kept within a depth.
+  for (const r of [...named].sort((a, b) => a.depth - b.depth)) {
+    const h = hit(r);
+    if (h) yield h;
+  }
+  if (!q.terms.length) return;
+  const folders = new Set(named.filter((r) => r.isDir).map((r) => r.path));
+  if (!folders.size) return;
+  // Each entry below a matching folder, by its outermost matching ancestor inside the folder searched.
+  const byOwner = new Map<string, StoredRow[]>();
+  for (const r of rows) {
+    if (nameMatches(q, r.name)) continue;
+    for (let i = r.path.indexOf('/', cut); i > 0; i = r.path.indexOf('/', i + 1)) {
+      const owner = r.path.slice(0, i);
+      if (!folders.has(owner)) continue;
+      if (shownEntry(r)) {
+        const list = byOwner.get(owner);
+        if (list) list.push(r);
+        else byOwner.set(owner, [r]);
+      }
+      break;
+    }
+  }
+  const owners = [...byOwner.keys()].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : a > b ? 1 : 0));
+  for (const o of owners) for (const r of byOwner.get(o)!) yield { dir: r.isDir, path: r.path.slice(cut) };
 }
