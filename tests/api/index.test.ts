@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { createServices, type Services } from '../../server/app';
 import { silentLogger } from '../../server/core/log';
 import { actorFor } from '../../server/services/actor';
+import { searchCounters } from '../../server/services/index/index-search';
 import { search } from '../../server/services/search/search.service';
+import { searchSlots } from '../../server/services/work/work-limits';
 import { cli } from '../helpers/binary';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 
@@ -225,6 +227,41 @@ describe('name index', () => {
       expect([...got].sort()).toEqual(walked.sort());
     }
     // 20,100 files made, indexed and walked twice: ~2.5 s alone, over 6 s beside the rest of the suite.
+  }, 30_000);
+
+  test('a user with 3 files under a big root: search reads that user\u2019s entries only, and every search holds a slot of the gate', async () => {
+    const t = await app();
+    // 6,000 files whose names all match, outside the user's scope; 3 inside it (one in a matching folder).
+    mkdirSync(`${t.root}/big`);
+    for (let i = 0; i < 6_000; i++) closeSync(openSync(`${t.root}/big/report-${i}.txt`, 'w'));
+    mkdirSync(`${t.root}/carol/report-dir`, { recursive: true });
+    for (const f of ['/carol/report-a.txt', '/carol/notes.txt', '/carol/report-dir/inside.txt']) writeFileSync(t.root + f, 'c');
+    const carol = await t.userToken('carol', {}, { scope: '/carol' });
+    const admin = await t.adminToken();
+    await started(t);
+    const before = searchCounters().rowsRead;
+    const r = await t.req('GET', '/api/search/?query=report', { token: carol });
+    expect(r.headers.get('X-Search-Source')).toBe('index');
+    expect((await lines(r)).map((h) => h.path)).toEqual(['report-a.txt', 'report-dir', 'report-dir/inside.txt']);
+    // The four entries of carol's folder, not the 6,000 matching names elsewhere in the index.
+    expect(searchCounters().rowsRead - before).toBe(4);
+    // The admin's search of the whole root does read them (the count counts).
+    const whole = searchCounters().rowsRead;
+    const all = await lines(await t.req('GET', '/api/search/?query=report', { token: admin }));
+    expect(all.length).toBe(6_000 + 3);
+    expect(searchCounters().rowsRead - whole).toBeGreaterThan(6_000);
+    // The gate: a search holds its slot until it ends or its client leaves. Two of the admin's, left unread, hold
+    // the admin's two slots; a third waits; carol's runs at once (slots are per user); when one leaves the third runs.
+    const slots = searchSlots();
+    const held = [await t.req('GET', '/api/search/?query=report', { token: admin }), await t.req('GET', '/api/search/?query=report', { token: admin })];
+    expect(slots.stats()).toMatchObject({ running: 2, waiting: 0 });
+    const third = t.req('GET', '/api/search/?query=report', { token: admin });
+    await until('the third search to wait', () => slots.stats().waiting === 1);
+    expect((await lines(await t.req('GET', '/api/search/?query=report', { token: carol }))).length).toBe(3);
+    await held[0]!.body!.cancel();
+    expect((await lines(await third)).length).toBe(6_003);
+    await held[1]!.body!.cancel();
+    await until('every slot back', () => slots.stats().running === 0 && slots.stats().waiting === 0);
   }, 30_000);
 
   test('catches up after a restart without rebuilding', async () => {
