@@ -5,8 +5,9 @@ import { Transformer } from '@napi-rs/image';
 import { pageConfig } from '../../server/http/page-config';
 import { actorFor } from '../../server/services/actor';
 import { PreviewService } from '../../server/services/preview/preview.service';
-import { detectToolSandbox, runTool, sandboxed, toolSandboxWarning } from '../../server/services/preview/tool-thumbs';
+import { detectToolSandbox, limited, runTool, sandboxed, toolArgv, toolSandboxWarning } from '../../server/services/preview/tool-thumbs';
 import { HeavyWork } from '../../server/services/work/heavy-work';
+import { pngBomb } from '../helpers/png-bomb';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 
 // PDF and video thumbnails come from the real pdftoppm and ffmpeg (scripts/bootstrap.mjs installs them).
@@ -241,4 +242,65 @@ describe('the programs run inside bubblewrap', () => {
     writeFileSync(join(t.root, 'doc.pdf'), PDF);
     expect((await t.req('GET', '/api/preview/thumb/doc.pdf', { token: await t.adminToken() })).status).toBe(200);
   });
+});
+
+describe('a video that is really a huge picture', () => {
+  let bomb: Uint8Array | null = null;
+  const BOMB = () => (bomb ??= pngBomb(16000, 16000)); // ~1 MB on disk, ~1 GiB to decode
+
+  test.skipIf(!HAVE.video)('is refused (413) from ffprobe\u2019s answer before ffmpeg decodes it, and the failure is remembered: nothing starts the second time', async () => {
+    t = await makeTestApp();
+    const token = await t.adminToken();
+    writeFileSync(join(t.root, 'bomb.mp4'), BOMB());
+    // Through the server (real ffprobe and ffmpeg inside bubblewrap): 413 with the sizes, twice.
+    const r = await t.req('GET', '/api/preview/thumb/bomb.mp4', { token });
+    expect(r.status).toBe(413);
+    expect(await r.text()).toContain('16000x16000');
+    expect((await t.req('GET', '/api/preview/thumb/bomb.mp4', { token })).status).toBe(413);
+    // Counting the programs: stand-ins that log each start, then run the real ones (next to each other, as
+    // ffmpeg and ffprobe are installed). Unconfined here so they can write their log.
+    const bin = join(t.dir, 'bin');
+    const log = join(t.dir, 'started.log');
+    (await import('node:fs')).mkdirSync(bin);
+    for (const p of ['ffmpeg', 'ffprobe']) {
+      writeFileSync(join(bin, p), `#!/bin/sh\necho ${p} >> ${log}\nexec ${Bun.which(p)} "$@"\n`);
+      chmodSync(join(bin, p), 0o755);
+    }
+    const started = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+    const work = new HeavyWork({ global: 1, perUser: 1, maxWaiting: 4, waitMs: 10_000, timeoutMs: 10_000 }, 'previews');
+    const svc = new PreviewService({ cacheDir: join(t.dir, 'c3'), store: t.s.stores.previews, enableThumbnails: true, resizePreview: true, work, tools: { pdf: null, video: join(bin, 'ffmpeg'), heic: null }, sandbox: { mode: 'none-unsafe', bwrap: null } });
+    const actor = actorFor((await t.s.stores.users.byId(1))!, { root: t.root, globalRules: [], followExternalSymlinks: false });
+    try {
+      await expect(svc.preview(actor, 'thumb', '/bomb.mp4')).rejects.toMatchObject({ code: 'TOO_LARGE' });
+      expect(started()).toEqual(['ffprobe']); // ffmpeg never started
+      await expect(svc.preview(actor, 'thumb', '/bomb.mp4')).rejects.toMatchObject({ code: 'TOO_LARGE', detail: expect.stringContaining('16000x16000') });
+      expect(started()).toEqual(['ffprobe']); // remembered: nothing started at all
+      // A real clip still gets its thumbnail through the same checks (probe, then ffmpeg).
+      makeVideo(join(t.root, 'clip.mp4'), 2);
+      expect((await svc.preview(actor, 'thumb', '/clip.mp4')).kind).toBe('image');
+      expect(started()).toEqual(['ffprobe', 'ffprobe', 'ffmpeg']);
+      // The file changed: the remembered failure is for the old one.
+      writeFileSync(join(t.root, 'bomb.mp4'), Buffer.concat([BOMB(), Buffer.from('\n')]));
+      await expect(svc.preview(actor, 'thumb', '/bomb.mp4')).rejects.toMatchObject({ code: 'TOO_LARGE' });
+      expect(started().length).toBe(4);
+    } finally {
+      work.close();
+    }
+  }, 30_000);
+
+  test.skipIf(!HAVE.video)('a program runs under a memory cap: ffmpeg told to decode the picture anyway fails at once instead of holding ~2 GB', async () => {
+    t = await makeTestApp();
+    const path = join(t.dir, 'bomb.mp4');
+    writeFileSync(path, BOMB());
+    const fd = (await import('node:fs')).openSync(path, 'r');
+    const sandbox = await detectToolSandbox(t.s.config);
+    try {
+      const argv = limited('video', sandboxed(sandbox, toolArgv('video', Bun.which('ffmpeg')!)));
+      expect(argv.join(' ')).toMatch(/prlimit --as=\d+ --cpu=\d+ -- |ulimit -v/);
+      // Killed by its cap (an allocation fails), not by the 20 s time limit given here.
+      await expect(runTool(argv, fd, new AbortController().signal, 20_000)).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    } finally {
+      (await import('node:fs')).closeSync(fd);
+    }
+  }, 30_000);
 });
