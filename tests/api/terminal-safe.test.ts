@@ -42,7 +42,7 @@ describe('terminal-safe output', () => {
     t = await makeTestApp();
     const evil = 'a\x1b]0;owned\x07\r\nb\u202ec\u009bd\x7f';
     // An entry whose target came from a file name (file names may hold any byte but "/").
-    await t.s.audit.record(CLI_WHO, 'delete', `/docs/${evil}.txt`);
+    await t.s.audit.record(CLI_WHO, 'file.delete', `/docs/${evil}.txt`);
     // A username stored before the rule (an old database, an import): written straight into the row.
     await t.s.db.run('UPDATE users SET username = ? WHERE id = 1', `admin${evil}`);
     const audit = await fd('audit', 'ls');
