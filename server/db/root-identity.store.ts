@@ -26,6 +26,14 @@ export class RootIdentityStore {
     return r ? { ...r, heldFiles: Number(r.heldFiles) === 1, recordedAt: Number(r.recordedAt) } : null;
   }
 
+  /** Records the identity unless one is recorded already (two instances starting at once: the first one wins). */
+  async insertIfAbsent(r: RootIdentity): Promise<void> {
+    await this.db.run(
+      'INSERT INTO root_identity (id, root, device, inode, marker, held_files, recorded_at) VALUES (1, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
+      r.root, r.device, r.inode, r.marker, r.heldFiles ? 1 : 0, r.recordedAt,
+    );
+  }
+
   /** Records (or replaces) the identity. */
   async put(r: RootIdentity): Promise<void> {
     await this.db.run(

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { statSync, mkdirSync, opendirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, opendirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../core/errors';
 import type { RootIdentity, RootIdentityStore } from '../../db/root-identity.store';
@@ -89,7 +89,7 @@ export function rootVerdict(root: string, recorded: RootIdentity | null, hasLink
   if (here.device !== recorded.device)
     return { ok: false, reason: 'other-device', message: `the files root ${root} is on device ${here.device}, but it was on device ${recorded.device} when last served, and its marker is missing`, fix: `${mount}; ${ACCEPT}` };
   if (here.inode !== recorded.inode)
-    return { ok: false, reason: 'other-folder', message: `the files root ${root} is another folder than the one last served (inode ${here.inode}, was ${recorded.inode}), and its marker is missing`, fix: `point "root" at the folder this database served; ${ACCEPT}` };
+    return { ok: false, reason: 'other-folder', message: `the files root ${root} is another folder than the one last served (inode ${here.inode}, was ${recorded.inode}), and its marker is missing`, fix: `${mount}; ${ACCEPT}` };
   if (!held && recorded.heldFiles)
     return { ok: false, reason: 'empty', message: `the files root ${root} is empty and its marker is missing, but it held files when last served`, fix: `${mount}; ${ACCEPT}` };
   return keep('the files root\'s marker was missing; written again', true);
@@ -99,13 +99,27 @@ function fresh(root: string, marker: string | null): RootIdentity {
   return { root, device: '', inode: '', marker: marker ?? randomBytes(18).toString('base64url'), heldFiles: false, recordedAt: Date.now() };
 }
 
-/** Writes the marker (private, inside the trash folder), by rename so no half-written marker is ever read. */
-function writeMarker(root: string, marker: string): void {
+/**
+ * The root's marker: the one there, or `proposed` written when there is none. Written by a hard link from a
+ * private temp, which fails when the name exists: two processes starting at once both end with the same marker.
+ */
+function ensureMarker(root: string, proposed: string): string {
+  const found = readMarker(root);
+  if (found) return found;
   const dir = join(root, TRASH_DIR);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = join(dir, `.root-id.${process.pid}.tmp`);
-  writeFileSync(tmp, `${marker}\n`, { mode: 0o600 });
-  renameSync(tmp, markerPath(root));
+  const tmp = join(dir, `.root-id.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  writeFileSync(tmp, `${proposed}\n`, { mode: 0o600 });
+  try {
+    linkSync(tmp, markerPath(root));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    // Someone else's marker won the name; an unreadable one (cut short, edited) is replaced.
+    if (!readMarker(root)) renameSync(tmp, markerPath(root));
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  return readMarker(root) ?? proposed;
 }
 
 /**
@@ -115,22 +129,32 @@ function writeMarker(root: string, marker: string): void {
  */
 export async function holdRoot(store: RootIdentityStore, root: string, opts: { accept?: boolean; hasLinks?: () => Promise<boolean> } = {}): Promise<string | null> {
   const recorded = await store.get();
-  let verdict = rootVerdict(root, recorded, !recorded && opts.hasLinks ? await opts.hasLinks() : false);
-  let note: string | null = null;
+  const verdict = rootVerdict(root, recorded, !recorded && opts.hasLinks ? await opts.hasLinks() : false);
+  if (verdict.ok && !verdict.first) {
+    if (verdict.writeMarker) ensureMarker(root, verdict.identity.marker);
+    const same = recorded!.root === root && recorded!.device === verdict.identity.device && recorded!.inode === verdict.identity.inode && recorded!.heldFiles === verdict.identity.heldFiles;
+    if (!same) await store.put(verdict.identity);
+    return verdict.changed;
+  }
+  if (!verdict.ok && !opts.accept) throw new AppError('UNAVAILABLE', `${verdict.message}. Not serving it: ${verdict.fix}. "filedeck doctor" says the same.`);
+  // A first start, or a root accepted by the operator: recorded as it is now (made when missing, as a first start
+  // always did), with the marker it holds or a new one.
+  mkdirSync(root, { recursive: true, mode: 0o755 });
+  const found = rootVerdict(root, null);
+  if (!found.ok) throw new AppError('UNAVAILABLE', `${found.message}: ${found.fix}`);
+  const st = statSync(root);
+  const identity = { ...found.identity, device: String(st.dev), inode: String(st.ino) };
+  identity.marker = ensureMarker(root, identity.marker);
   if (!verdict.ok) {
-    if (!opts.accept) throw new AppError('UNAVAILABLE', `${verdict.message}. Not serving it: ${verdict.fix}. "filedeck doctor" says the same.`);
-    mkdirSync(root, { recursive: true, mode: 0o755 });
-    verdict = rootVerdict(root, null);
-    if (!verdict.ok) throw new AppError('UNAVAILABLE', `${verdict.message}: ${verdict.fix}`);
-    note = `--accept-new-root: ${root} is now this database's files root (${(recorded ?? { marker: 'none' }).marker} replaced)`;
+    await store.put(identity);
+    return `--accept-new-root: ${root} is now this database's files root (${verdict.message})`;
   }
-  if (verdict.first) {
-    mkdirSync(root, { recursive: true, mode: 0o755 }); // a first start makes its root, as it always did
-    const st = statSync(root);
-    verdict.identity.device = String(st.dev);
-    verdict.identity.inode = String(st.ino);
+  await store.insertIfAbsent(identity);
+  // Another instance may have recorded first: the root must be the one it recorded.
+  const now = await store.get();
+  if (now && now.marker !== identity.marker) {
+    const again = rootVerdict(root, now);
+    if (!again.ok) throw new AppError('UNAVAILABLE', `${again.message}. Not serving it: ${again.fix}.`);
   }
-  if (verdict.writeMarker) writeMarker(root, verdict.identity.marker);
-  await store.put(verdict.identity);
-  return note ?? verdict.changed;
+  return null;
 }
