@@ -83,12 +83,16 @@ export async function createServices(
   const files = new FilesService({ hooks: indexedHooks(hooks, index), folderSizes: index, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums, audit });
   const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits, audit });
   const trash = new TrashService({ store: new TrashStore(db), users: stores.users, shares: stores.shares, files, root: config.root, followExternalSymlinks: config.followExternalSymlinks, trashSettings: () => settings.get().trash, globalRules: () => settings.get().rules });
-  // Background jobs act as their user as of each job's start (current permissions, scope and rules).
+  // Background jobs act as their user as of now, read again before each item and about once a second (jobs/job-actor.ts).
   const actorOf = async (id: number) => {
     const u = await stores.users.byId(id);
     return u && actorFor(u, { root: config.root, globalRules: settings.get().rules, followExternalSymlinks: config.followExternalSymlinks });
   };
-  const jobs = new JobsService({ store: new JobsStore(db), files, actorOf, limits: () => settings.get().extraction, deleteItem: (a, p, permanent) => trash.delete(a, p, { permanent }), log });
+  const caps = { jobsPerUser: config.jobQueuePerUser, itemsPerUser: config.jobItemsPerUser, jobs: config.jobQueue, items: config.jobItems };
+  const jobs = new JobsService({ store: new JobsStore(db), files, actorOf, limits: () => settings.get().extraction, deleteItem: (a, p, permanent) => trash.delete(a, p, { permanent }), log, caps });
+  const tus = new TusService(stores.uploads, files);
+  // What a deleted user leaves goes with them (services/users/user-removal.ts).
+  users.belongings = { endJobs: (id, why) => jobs.endOwner(id, why), dropUploads: (id) => tus.dropUser(id), removeTrash: (id) => trash.purge.removeOwner(id), handTrash: (from, to) => trash.purge.handOver(from, to) };
   const health = new HealthService(new HealthStore(db));
   const metrics = new MetricsRegistry();
   observeBackground({ health, metrics, index, jobs });
@@ -101,7 +105,7 @@ export async function createServices(
     users,
     auth,
     files,
-    tus: new TusService(stores.uploads, files),
+    tus,
     previews,
     hooks,
     runner,

@@ -29,7 +29,9 @@ async function ownerNames(s: Services): Promise<Map<number, string>> {
 
 const state = (j: Job) => (j.cancelRequested ? `${j.state} (cancelling)` : j.state);
 const progress = (j: Job) => `${j.progress.filesDone}/${j.progress.filesTotal} files, ${j.progress.bytesDone}/${j.progress.bytesTotal} B`;
-const what = (j: Job) => `${j.params.items.join(', ')}${j.params.destination ? ` -> ${j.params.destination}` : ''}`;
+/** The first items of a long job (lists show SHOWN_ITEMS) and how many more it has. */
+const items = (j: Job) => `${j.params.items.join(', ')}${(j.params.itemCount ?? 0) > j.params.items.length ? ` (+${j.params.itemCount! - j.params.items.length} more)` : ''}`;
+const what = (j: Job) => `${items(j)}${j.params.destination ? ` -> ${j.params.destination}` : ''}`;
 
 function jobsTable(jobs: Job[], names: Map<number, string>): string {
   const rows = jobs.map((j) => [j.id, names.get(j.owner) ?? j.owner, j.kind, state(j), progress(j), isoSeconds(j.createdAt), what(j)]);
@@ -40,7 +42,7 @@ function jobDetail(j: Job, names: Map<number, string>): string {
   const time = (ms: number | null) => (ms === null ? '-' : isoSeconds(ms));
   const lines: [string, string | number][] = [
     ['ID', j.id], ['Owner', names.get(j.owner) ?? j.owner], ['Kind', j.kind], ['State', state(j)],
-    ['Items', j.params.items.join(', ')], ['Destination', j.params.destination ?? '-'], ['Conflict', j.params.conflict ?? '-'],
+    ['Items', items(j)], ['Destination', j.params.destination ?? '-'], ['Conflict', j.params.conflict ?? '-'],
     ['Progress', progress(j)], ['Current', j.progress.current || '-'],
     ['Created', time(j.createdAt)], ['Started', time(j.startedAt)], ['Finished', time(j.finishedAt)],
   ];

@@ -107,12 +107,15 @@ export function registerUsers(program: Command): void {
       }).catch(fail);
     });
 
-  users.command('rm').argument('<id|username>').description('delete a user (not the last admin)').action(async (who: string, _o, cmd: Command) => {
+  users.command('rm').argument('<id|username>').description('delete a user (not the last admin) with their sessions, links, jobs, uploads in progress and trash')
+    .option('--trash-to <id|username>', 'hand their trash to this admin instead of deleting it for good')
+    .action(async (who: string, _o, cmd: Command) => {
     const o = opts(cmd);
     await withServices(o, async (s) => {
       const u = (await s.users.find(who));
-      await s.users.delete(systemActor, u.id);
-      print(o, { deleted: u.id }, () => `User ${u.username} (id ${u.id}) deleted`);
+      const to = typeof o.trashTo === 'string' ? (await s.users.find(o.trashTo)) : null;
+      await s.users.delete(systemActor, u.id, to ? { trashTo: to.id } : {});
+      print(o, { deleted: u.id, ...(to ? { trashHandedTo: to.id } : {}) }, () => `User ${u.username} (id ${u.id}) deleted${to ? `; their trash now belongs to ${to.username}` : ', with their trash'}`);
     }).catch(fail);
   });
 

@@ -25,6 +25,8 @@ export interface JobRequest {
   name?: string;
   /** delete only: delete for good instead of moving into the trash (as DELETE ?permanent=true). */
   permanent?: boolean;
+  /** Set by the server in lists and events: how many items the job has when `items` shows only the first few. */
+  itemCount?: number;
 }
 
 export interface JobProgress {
@@ -51,7 +53,7 @@ export interface Job {
   finishedAt: number | null;
   error: string;
   /** What the job made or did: landed paths, skipped names, the archive written, the folder extracted into. */
-  result: { paths?: string[]; skipped?: string[]; note?: string } | null;
+  result: { paths?: string[]; skipped?: string[]; note?: string; pathCount?: number; skippedCount?: number } | null;
   /** True once a cancel was asked for from another process (the CLI, another instance) and the job has not yet stopped. */
   cancelRequested?: boolean;
 }

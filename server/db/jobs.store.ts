@@ -52,6 +52,16 @@ const fromRow = (r: Raw): JobRow => ({
   changedAt: Number(r.changedAt),
 });
 
+/** Caps on unfinished jobs and their items, per user and in all (config: jobsPerUser, jobItemsPerUser, jobs, jobItems). */
+export interface JobCaps {
+  jobsPerUser: number;
+  itemsPerUser: number;
+  jobs: number;
+  items: number;
+}
+
+const ACTIVE = `state IN ('queued', 'running')`;
+
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 /**
@@ -98,10 +108,44 @@ export class JobsStore {
 
   async insert(j: Pick<JobRow, 'owner' | 'kind' | 'params' | 'progress' | 'instance'>, now: number): Promise<number> {
     const r = await this.db.get<{ id: number }>(
-      `INSERT INTO jobs (owner, kind, params, state, progress, instance, heartbeat, created_at, changed_at) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ${this.clock}) RETURNING id`,
-      j.owner, j.kind, JSON.stringify(j.params), JSON.stringify(j.progress), j.instance, now, now,
+      `INSERT INTO jobs (owner, kind, params, state, progress, instance, heartbeat, created_at, changed_at, item_count) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ${this.clock}, ?) RETURNING id`,
+      j.owner, j.kind, JSON.stringify(j.params), JSON.stringify(j.progress), j.instance, now, now, j.params.items.length,
     );
     return Number(r!.id);
+  }
+
+  /**
+   * Inserts a job only while its owner and everyone stay within the caps on unfinished (queued or running) jobs and
+   * their items, in one statement (one writer at a time on SQLite; on PostgreSQL concurrent starts may pass the check
+   * together, each once). Returns the new id, or null when a cap would be passed (`active` then says which).
+   */
+  async insertCapped(j: Pick<JobRow, 'owner' | 'kind' | 'params' | 'progress' | 'instance'>, now: number, caps: JobCaps): Promise<number | null> {
+    const n = j.params.items.length;
+    const r = await this.db.get<{ id: number }>(
+      `INSERT INTO jobs (owner, kind, params, state, progress, instance, heartbeat, created_at, changed_at, item_count)
+       SELECT CAST(? AS INTEGER), ?, ?, 'queued', ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT), ${this.clock}, CAST(? AS INTEGER)
+       WHERE (SELECT COUNT(*) FROM jobs WHERE owner = ? AND ${ACTIVE}) < ?
+         AND (SELECT COALESCE(SUM(item_count), 0) FROM jobs WHERE owner = ? AND ${ACTIVE}) + ? <= ?
+         AND (SELECT COUNT(*) FROM jobs WHERE ${ACTIVE}) < ?
+         AND (SELECT COALESCE(SUM(item_count), 0) FROM jobs WHERE ${ACTIVE}) + ? <= ?
+       RETURNING id`,
+      j.owner, j.kind, JSON.stringify(j.params), JSON.stringify(j.progress), j.instance, now, now, n,
+      j.owner, caps.jobsPerUser, j.owner, n, caps.itemsPerUser, caps.jobs, n, caps.items,
+    );
+    return r ? Number(r.id) : null;
+  }
+
+  /** Unfinished (queued or running) jobs and their items: one owner's and everyone's. */
+  async active(owner: number): Promise<{ mine: { jobs: number; items: number }; all: { jobs: number; items: number } }> {
+    const q = (where: string, ...args: unknown[]) => this.db.get<{ jobs: number; items: number }>(`SELECT COUNT(*) AS jobs, COALESCE(SUM(item_count), 0) AS items FROM jobs WHERE ${where}`, ...args);
+    const [mine, all] = [await q(`owner = ? AND ${ACTIVE}`, owner), await q(ACTIVE)];
+    const n = (v: { jobs: number; items: number } | null) => ({ jobs: Number(v?.jobs ?? 0), items: Number(v?.items ?? 0) });
+    return { mine: n(mine), all: n(all) };
+  }
+
+  /** Ids of one owner's unfinished jobs (a user being deleted: each is cancelled). */
+  async activeOf(owner: number): Promise<number[]> {
+    return (await this.db.all<{ id: number }>(`SELECT id FROM jobs WHERE owner = ? AND ${ACTIVE}`, owner)).map((r) => Number(r.id));
   }
 
   async get(id: number): Promise<JobRow | null> {
@@ -109,8 +153,8 @@ export class JobsStore {
     return r ? fromRow(r) : null;
   }
 
-  /** The newest jobs of one owner (all owners when null), in the given states (any when absent or empty). */
-  async list(f: JobRowFilter, limit = 100): Promise<JobRow[]> {
+  /** The newest jobs of one owner (all owners when null), in the given states (any when absent or empty), below id `before` when given. */
+  async list(f: JobRowFilter, limit = 100, before?: number): Promise<JobRow[]> {
     const where: string[] = [];
     const args: unknown[] = [];
     if (f.owner !== null) {
@@ -120,6 +164,10 @@ export class JobsStore {
     if (f.states?.length) {
       where.push(`state IN (${marks(f.states.length)})`);
       args.push(...f.states);
+    }
+    if (before !== undefined) {
+      where.push('id < ?');
+      args.push(before);
     }
     const rows = await this.db.all<Raw>(`${SELECT}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`, ...args, limit);
     return rows.map(fromRow);
@@ -160,11 +208,14 @@ export class JobsStore {
     await this.db.run(`UPDATE jobs SET progress = ?, temp_path = ?, heartbeat = ?, changed_at = ${this.clock} WHERE id = ?`, JSON.stringify(p), tempPath, now, id);
   }
 
-  /** Ends a job (only one that has not ended: a job marked interrupted by another instance stays so). */
-  async finish(id: number, state: JobState, p: JobProgress, error: string, result: unknown, now: number): Promise<void> {
+  /**
+   * Ends a job (only one that has not ended: a job marked interrupted by another instance stays so). `params`, when
+   * given, replaces the request kept on record (an ended job keeps a summary of its items, not every one).
+   */
+  async finish(id: number, state: JobState, p: JobProgress, error: string, result: unknown, now: number, params?: JobRequest): Promise<void> {
     await this.db.run(
-      `UPDATE jobs SET state = ?, progress = ?, error = ?, result = ?, temp_path = '', finished_at = ?, heartbeat = ?, changed_at = ${this.clock} WHERE id = ? AND state IN ('queued', 'running')`,
-      state, JSON.stringify(p), error, result === null ? null : JSON.stringify(result), now, now, id,
+      `UPDATE jobs SET state = ?, progress = ?, error = ?, result = ?, temp_path = '', finished_at = ?, heartbeat = ?, changed_at = ${this.clock}${params ? ', params = ?' : ''} WHERE id = ? AND state IN ('queued', 'running')`,
+      state, JSON.stringify(p), error, result === null ? null : JSON.stringify(result), now, now, ...(params ? [JSON.stringify(params)] : []), id,
     );
   }
 

@@ -68,6 +68,21 @@ export class TrashStore {
     return (await this.db.all<{ o: number }>('SELECT DISTINCT owner_id AS o FROM trash')).map((r) => Number(r.o));
   }
 
+  /** Gives every item of one user to another (a user deleted with their trash handed to an admin). Returns how many. */
+  async reassign(from: number, to: number): Promise<number> {
+    return (await this.db.run('UPDATE trash SET owner_id = ? WHERE owner_id = ?', to, from)).changes;
+  }
+
+  /** The real trash location of every item (what a purge of unclaimed slots must leave alone). */
+  async trashReals(): Promise<Set<string>> {
+    return new Set((await this.db.all<{ t: string }>('SELECT trash_real AS t FROM trash')).map((r) => r.t));
+  }
+
+  /** Whether a row claims an item inside this slot folder (`<trash>/<user>/<uuid>`). */
+  async slotClaimed(slot: string): Promise<boolean> {
+    return !!(await this.db.get('SELECT 1 AS x FROM trash WHERE substr(trash_real, 1, ?) = ? LIMIT 1', slot.length + 1, `${slot}/`));
+  }
+
   /** Deletes a row; false when another process took it first (the row is the claim on the item). */
   async delete(id: string): Promise<boolean> {
     return (await this.db.run('DELETE FROM trash WHERE id = ?', id)).changes > 0;

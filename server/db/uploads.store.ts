@@ -62,6 +62,11 @@ export class UploadsStore {
     await this.db.run('DELETE FROM uploads WHERE user_id = ? AND path = ?', userId, path);
   }
 
+  /** One user's uploads in progress (a user being deleted: each goes, with its temp file). */
+  async forUser(userId: number): Promise<UploadRow[]> {
+    return (await this.db.all<Raw>(`${SELECT} WHERE user_id = ?`, userId)).map(fromRow);
+  }
+
   async expired(now: number): Promise<UploadRow[]> {
     return (await this.db.all<Raw>(`${SELECT} WHERE expires_at < ?`, now)).map(fromRow);
   }

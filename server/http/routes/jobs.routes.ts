@@ -2,6 +2,7 @@ import { Elysia } from 'elysia';
 import type { Job } from '../../contract/job';
 import type { Actor } from '../../services/actor';
 import type { Services } from '../../services/services';
+import { invalid } from '../../core/errors';
 import { json, readJsonObject } from '../body';
 import type { AuthPlugin } from '../plugins/auth.plugin';
 
@@ -61,11 +62,33 @@ function events(s: Services, request: Request, actor: Actor): Response {
   return new Response(stream, { headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-store', 'X-Accel-Buffering': 'no' } });
 }
 
+/** A page of GET /api/jobs when no limit is asked for (what the list always answered), and the most one page holds. */
+const PAGE = 100;
+const MAX_PAGE = 500;
+
+/**
+ * GET /api/jobs: the caller's jobs (everyone's for an admin with all=true), newest first, a page at a time:
+ * `limit` (1-500, default 100) and `cursor` (the X-Next-Cursor of the page before, present while more may follow).
+ * Long jobs show their first items with their count (itemCount), never every item.
+ */
+async function jobsPage(s: Services, request: Request, actor: Actor): Promise<Response> {
+  const q = new URL(request.url).searchParams;
+  const whole = (name: string, max: number) => {
+    const v = q.get(name);
+    if (v === null) return undefined;
+    if (!/^\d{1,12}$/.test(v) || Number(v) < 1 || Number(v) > max) throw invalid(`${name} must be a whole number from 1 to ${max}`);
+    return Number(v);
+  };
+  const limit = whole('limit', MAX_PAGE) ?? PAGE;
+  const list = await s.jobs.list(actor, { all: q.get('all') === 'true', limit, before: whole('cursor', Number.MAX_SAFE_INTEGER) });
+  return json(list, 200, list.length === limit ? { 'X-Next-Cursor': String(list.at(-1)!.id) } : {});
+}
+
 /** Background jobs: start, list, follow (SSE), cancel. */
 export function jobsRoutes(s: Services, auth: AuthPlugin) {
   return new Elysia()
     .use(auth)
-    .get('/api/jobs', async ({ request, actor }: Ctx) => json(await s.jobs.list(actor, { all: new URL(request.url).searchParams.get('all') === 'true' })), { auth: 'user' })
+    .get('/api/jobs', ({ request, actor }: Ctx) => jobsPage(s, request, actor), { auth: 'user' })
     .get('/api/jobs/events', ({ request, actor }: Ctx) => events(s, request, actor), { auth: 'user' })
     .get('/api/jobs/:id', async ({ actor, params }: IdCtx) => json(await s.jobs.get(actor, Number(params.id))), { auth: 'user' })
     .post('/api/jobs', async ({ request, actor }: Ctx) => json(await s.jobs.start(actor, await readJsonObject(request, 4 * 1024 * 1024)), 202), { auth: 'user', parse: 'none' })

@@ -24,10 +24,11 @@ export const usersApi: RouteDocs = {
     responses: { 200: ok, 400: { description: 'invalid fields' }, 403: { description: 'not allowed, or wrong current password' } },
   },
   'DELETE /api/users/:id': {
-    summary: 'Delete a user (never the last admin)',
+    summary: 'Delete a user (never the last admin), with their sessions, links, jobs, uploads in progress and trash',
     tags: ['users'],
     auth: 'user',
+    query: { trashTo: 'an admin\'s id: their trash is handed to that admin instead of being deleted for good (admins only)' },
     body: json(CurrentPassword, { current_password: 'admin password' }),
-    responses: { 200: ok, 403: { description: 'not allowed' }, 404: { description: 'no such user' } },
+    responses: { 200: ok, 400: { description: 'trashTo is not another admin' }, 403: { description: 'not allowed' }, 404: { description: 'no such user' } },
   },
 };

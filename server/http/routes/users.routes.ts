@@ -41,7 +41,10 @@ export function usersRoutes(s: Services, auth: AuthPlugin) {
       const id = userId(params.id);
       const body = request.headers.get('content-length') === '0' || !request.body ? {} : await readJsonObject(request);
       await s.users.checkCurrentPassword(actor, body.current_password);
-      await s.users.delete(actor, id);
+      // Their trash is deleted with them unless ?trashTo=<admin id> hands it to that admin.
+      const to = new URL(request.url).searchParams.get('trashTo');
+      if (to !== null && !/^\d{1,12}$/.test(to)) throw invalid('trashTo must be a user id');
+      await s.users.delete(actor, id, to === null ? {} : { trashTo: Number(to) });
       return textResponse(200);
     }, { auth: 'user', parse: 'none' });
 }

@@ -17,6 +17,8 @@ export interface ExtractProgress {
   report(archiveBytes: number, current: string, filesDone: number, bytesWritten: number): void;
   /** The temp folder the extraction writes into (its real path). */
   temp(real: string): void;
+  /** The actor as of now (a job's owner, read again; it throws when they may no longer run it), asked when the folder is claimed. */
+  actorNow?(): Promise<Actor>;
 }
 
 const CHUNK = 256 * 1024;
@@ -95,13 +97,16 @@ export async function extractArchive(actor: Actor, archive: string, target: stri
       progress.report(consumed, `${target}/${rel}`, files, written);
     }
     progress.signal.throwIfAborted();
-    // The same checks for every entry under another name, when the one asked for was taken meanwhile (keep both).
-    const recheck = async () => {
-      const n = await freeName(actor, target);
-      authorizePath(actor, 'create', n);
-      for (const parts of landed) authorizePath(actor, 'create', `${n}/${parts.join('/')}`);
+    // Decided when the name is taken, with the actor's rights as of now: the folder and every entry in it may be
+    // created there (the same checks for every entry under another name when the one asked for was taken meanwhile).
+    const now = (await progress.actorNow?.()) ?? actor;
+    const mayCreate = (n: string) => {
+      authorizePath(now, 'create', n);
+      for (const parts of landed) authorizePath(now, 'create', `${n}/${parts.join('/')}`);
       return n;
     };
+    mayCreate(target);
+    const recheck = async () => mayCreate(await freeName(now, target));
     return await actor.fs.placeStaged(tmp, target, { replace: false, next: conflict === 'rename' ? recheck : undefined });
   } catch (e) {
     await tmp.discard();

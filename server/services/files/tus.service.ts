@@ -3,6 +3,7 @@ import type { UploadsStore } from '../../db/uploads.store';
 import { fromFsError } from '../../fs/fs-errors';
 import { probeTemp, removeTemp, tempSize, TempEntry } from '../../fs/temp-file';
 import type { Actor } from '../actor';
+import { commitWrite } from './commit-decision';
 import type { FilesService } from './files.service';
 
 export const TUS_IDLE_MS = 10 * 60 * 1000;
@@ -152,7 +153,10 @@ export class TusService {
     return written;
   }
 
-  /** The last byte arrived: the row goes, and the file is placed (atomically no-replace without override). */
+  /**
+   * The last byte arrived: the row goes, and the file is placed (commit-decision.ts: atomically no-replace without
+   * override, and a replace only when the actor may modify the file there now). A refusal leaves nothing written.
+   */
   private async complete(actor: Actor, path: string, held: TempEntry | null): Promise<void> {
     const userId = this.uid(actor);
     const row = await this.store.get(userId, path);
@@ -164,9 +168,9 @@ export class TusService {
     }
     await this.store.delete(userId, path);
     try {
-      const existing = await actor.fs.stat(path).catch(() => null);
-      const st = await actor.fs.commitTemp(temp, path, !row.override);
-      if (existing) await this.files.replaced(existing.real, st);
+      // Replace or not is decided now, with the permissions of the request that sent the last byte: an upload
+      // created to a free name with override=true finds the name taken only here.
+      await commitWrite(this.files, actor, temp, path, row.override);
     } catch (e) {
       await temp.discard();
       throw e;
@@ -184,6 +188,16 @@ export class TusService {
     if (!row) throw notFound();
     await this.store.delete(userId, path);
     await removeTemp(row.tempPath);
+  }
+
+  /** Abandons every upload of a user (who is being deleted): rows and temp files. Returns how many. */
+  async dropUser(userId: number): Promise<number> {
+    const rows = await this.store.forUser(userId);
+    for (const r of rows) {
+      await this.store.delete(r.userId, r.path);
+      await removeTemp(r.tempPath);
+    }
+    return rows.length;
   }
 
   /** The temp files of registered uploads: the temp sweep leaves these to their rows' expiry. */

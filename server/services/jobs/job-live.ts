@@ -1,4 +1,5 @@
 import type { Job, JobState } from '../../contract/job';
+import { briefParams } from './job-view';
 import type { ProgressTracker } from './job-progress';
 import type { ValidRequest } from './job-request';
 
@@ -6,7 +7,10 @@ import type { ValidRequest } from './job-request';
 export interface Live {
   id: number;
   owner: number;
+  /** The request: while queued only its first items (the row holds them all, read when the job starts). */
   req: ValidRequest;
+  /** The owner's scope when the job was queued: its paths mean that scope's (a changed scope ends the job). */
+  scope: string;
   state: JobState;
   tracker: ProgressTracker;
   controller: AbortController;
@@ -26,7 +30,7 @@ export interface Live {
 export function liveJob(l: Live): Job {
   const { rate, secondsLeft } = l.state === 'running' ? l.tracker.estimate() : { rate: 0, secondsLeft: null };
   return {
-    id: l.id, owner: l.owner, kind: l.req.kind, params: l.req, state: l.state, progress: { ...l.tracker.p }, rate, secondsLeft,
+    id: l.id, owner: l.owner, kind: l.req.kind, params: briefParams(l.req), state: l.state, progress: { ...l.tracker.p }, rate, secondsLeft,
     createdAt: l.createdAt, startedAt: l.startedAt, finishedAt: l.finishedAt, error: l.error, result: l.result,
   };
 }

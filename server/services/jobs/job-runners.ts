@@ -1,9 +1,11 @@
 import type { ExtractionLimits, Job, JobRequest } from '../../contract/job';
 import { AppError, isAppError } from '../../core/errors';
+import { fromFsError } from '../../fs/fs-errors';
 import { baseName, joinVirtual } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
 import { createArchive } from '../archive/archive.service';
 import { extractArchive, extractTarget } from '../archive/extract';
+import { commitWrite } from '../files/commit-decision';
 import type { FilesService } from '../files/files.service';
 import { copyOrMove, freeName } from '../files/files-write';
 import { authorize, authorizePath } from '../policy/file-policy';
@@ -12,6 +14,12 @@ import type { ProgressTracker } from './job-progress';
 /** What a running job works with. `actor.fs` reports copies and temps to the tracker and stops on `signal`. */
 export interface RunContext {
   actor: Actor;
+  /**
+   * The owner as the database has them now (permissions, scope, rules), observed like `actor`; throws (403) when they
+   * may no longer run the job. Asked before each item and when a name is taken, so nothing is decided on rights the
+   * owner had when the job started.
+   */
+  current(): Promise<Actor>;
   files: FilesService;
   req: Required<Pick<JobRequest, 'kind' | 'items' | 'conflict'>> & JobRequest;
   tracker: ProgressTracker;
@@ -62,6 +70,7 @@ async function transfer(ctx: RunContext): Promise<Result> {
   let bytes = 0;
   for (const src of ctx.req.items) {
     ctx.signal.throwIfAborted();
+    ctx.actor = await ctx.current();
     ctx.tracker.set({ current: src });
     const c = counts.get(src)!;
     if (kind === 'delete') await ctx.deleteItem(ctx.actor, src, !!ctx.req.permanent);
@@ -116,7 +125,22 @@ async function archive(ctx: RunContext): Promise<Result> {
   if (there && req.conflict === 'replace') authorizePath(actor, 'modify', dst);
   authorizePath(actor, 'create', dst);
   ctx.tracker.set({ current: dst });
-  await actor.fs.writeFile(dst, counted(made.stream, ctx), { exclusive: req.conflict !== 'replace' });
+  const temp = await actor.fs.createTemp(dst);
+  ctx.temp(temp.path);
+  try {
+    for await (const chunk of counted(made.stream, ctx)) for (let off = 0; off < chunk.length; ) off += (await temp.fh.write(chunk, off, chunk.length - off)).bytesWritten;
+    await temp.fh.sync();
+    // The name is taken now: create and replace are decided with the owner's rights as of now, not the job's start.
+    const now = await ctx.current();
+    authorizePath(now, 'create', dst);
+    await commitWrite(ctx.files, now, temp, dst, req.conflict === 'replace');
+  } catch (e) {
+    await made.stream.cancel().catch(() => {});
+    await temp.discard();
+    throw fromFsError(e);
+  } finally {
+    await temp.close();
+  }
   ctx.tracker.set({ filesDone: ctx.tracker.p.filesTotal, bytesDone: ctx.tracker.p.bytesTotal });
   return { paths: [dst] };
 }
@@ -130,6 +154,7 @@ async function extract(ctx: RunContext): Promise<Result> {
   const landed = await extractArchive(ctx.actor, archivePath, target, ctx.req.conflict, ctx.limits, {
     signal: ctx.signal,
     temp: ctx.temp,
+    actorNow: ctx.current,
     report: (consumed, current, files) => ctx.tracker.set({ bytesDone: Math.min(consumed, stats.size), current, filesDone: files, filesTotal: files }),
   });
   ctx.tracker.set({ bytesDone: stats.size });

@@ -18,11 +18,14 @@ export interface TickHost {
   stop(l: Live): Promise<void>;
   /** Sends a live job's view to listeners. */
   publish(l: Live): void;
+  /** Ends a running job whose owner lost the account, the scope or the permission it needs (JobsService.recheck). */
+  recheck(l: Live): Promise<void>;
 }
 
 /**
  * The periodic work while this process holds jobs: progress to listeners (at most four times a second), progress
- * and the temp being written to the row and the cancels other processes asked for (about once a second), and the
+ * and the temp being written to the row, the cancels other processes asked for and the owner's current rights
+ * (about once a second: a job inside one big folder has no item boundary to check at), and the
  * heartbeat that tells other instances the jobs' process is alive. Runs only while jobs live; never holds the
  * process open.
  */
@@ -63,6 +66,7 @@ export class JobTicker {
     }
     for (const l of live.values()) {
       if (l.state !== 'running') continue;
+      if (save) await this.host.recheck(l);
       if (l.tracker.version !== l.sent) this.host.publish(l);
       if (save && l.tracker.version !== l.saved) {
         l.saved = l.tracker.version;

@@ -3,10 +3,17 @@ import type { SharesStore } from '../../db/shares.store';
 import type { TrashRow, TrashStore } from '../../db/trash.store';
 import type { UsersStore } from '../../db/users.store';
 import type { Logger } from '../../core/log';
-import { ensureTrashBase, removeTrashed } from '../../fs/trash-fs';
+import { join } from 'node:path';
+import { ensureTrashBase, removeTrashed, TRASH_DIR } from '../../fs/trash-fs';
+import { removeSlot, slotOf, trashBaseOf, trashSlots } from '../../fs/trash-slots';
 import { effectiveTrash } from './trash-settings';
 
 const DAY = 86_400_000;
+/**
+ * A slot no row claims is removed only once it has not changed for this long: an item is moved into its slot a
+ * moment before its row is written, and a slot a crash left between the two is the only other way to have none.
+ */
+export const UNCLAIMED_AGE_MS = 3600_000;
 
 /**
  * Deleting trash items for good: one at a time (a row is the claim on its item, so two instances never fight
@@ -22,9 +29,13 @@ export class TrashPurge {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The files root, once start() is given it: where unclaimed slots are looked for. */
+  private root: string | null = null;
+
   /** Makes the root's trash folder, then purges now and every `everyMs` (one run at a time; the timer does not keep the process alive). */
   async start(root: string, log: Logger, everyMs: number): Promise<void> {
     await ensureTrashBase(root);
+    this.root = root;
     let running = false;
     const go = () => {
       if (running) return;
@@ -55,6 +66,41 @@ export class TrashPurge {
       if (s.retentionDays > 0) for (const r of await this.store.olderThan(this.now() - s.retentionDays * DAY, owner)) if (await this.removeRow(r)) n++;
       n += await this.enforceCap(owner);
     }
+    if (this.root) n += await this.removeUnclaimed(this.root);
+    return n;
+  }
+
+  /** Deletes every item of one user for good (the user is being deleted). Returns how many went. */
+  async removeOwner(owner: number): Promise<number> {
+    let n = 0;
+    for (const r of await this.store.list(owner)) if (await this.removeRow(r)) n++;
+    return n;
+  }
+
+  /** Gives every item of one user to another (a user deleted with their trash handed to an admin). */
+  handOver(from: number, to: number): Promise<number> {
+    return this.store.reassign(from, to);
+  }
+
+  /**
+   * Removes trash slots on disk that no row claims (a user deleted before their trash went with them, a crash
+   * between an item's move and its row): only folders of the trash's own naming (`<trash>/<user id>/<uuid>`) in the
+   * root's trash and in every trash a row names, untouched for UNCLAIMED_AGE_MS, each checked against the rows
+   * again just before it goes. Returns how many went.
+   */
+  async removeUnclaimed(root: string, minAgeMs = UNCLAIMED_AGE_MS): Promise<number> {
+    const reals = await this.store.trashReals();
+    const claimed = new Set([...reals].map(slotOf));
+    const bases = new Set([join(root, TRASH_DIR), ...[...reals].map(trashBaseOf)]);
+    let n = 0;
+    for (const base of bases)
+      for await (const { slot, changedMs } of trashSlots(base)) {
+        if (claimed.has(slot) || this.now() - changedMs < minAgeMs) continue;
+        if (await this.store.slotClaimed(slot)) continue; // claimed meanwhile
+        await removeSlot(slot);
+        await this.shares.deleteUnderTarget(slot);
+        n++;
+      }
     return n;
   }
 

@@ -12,6 +12,7 @@ import type { RateLimiter } from '../auth/rate-limiter';
 import { checkUsername, cleanUsername, normaliseScope, normaliseUserFields } from './user-validation';
 import { systemActor } from '../actor';
 import type { AuditService, AuditWho } from '../audit/audit.service';
+import { removeBelongings, type Belongings, type TrashFate } from './user-removal';
 
 /** Fields whose change needs the caller's current password (json auth), and that non-admins may not touch. */
 const SENSITIVE: UserField[] = ['username', 'password', 'scope', 'lockPassword', 'commands', 'perm', 'rules'];
@@ -46,6 +47,8 @@ export function publicUser(u: StoredUser): User {
 export class UsersService {
   /** Set by the composition root: ends the user's links that the new scope no longer reaches (shares). */
   onScopeChanged: (userId: number) => Promise<void> = async () => {};
+  /** Set by the composition root: the jobs, uploads and trash a deleted user leaves (user-removal.ts). */
+  belongings: Belongings | null = null;
 
   constructor(private readonly d: UsersDeps) {}
 
@@ -227,9 +230,24 @@ export class UsersService {
     return publicUser((await this.d.users.byId(id))!);
   }
 
-  /** Deletes a user (their sessions and shares go with them); the last admin cannot be deleted. */
-  async delete(actor: Actor, id: number): Promise<void> {
+  /**
+   * Deletes a user; the last admin cannot be deleted. Everything they own goes with them (user-removal.ts): sessions
+   * and share links, jobs (ended), uploads in progress (with their temp files) and their trash, deleted for good
+   * unless an admin asks for it to be handed to an admin (`trashTo`, a user id), who may then restore it.
+   */
+  async delete(actor: Actor, id: number, opts: { trashTo?: number } = {}): Promise<void> {
     if (actor.user && !actor.can('admin') && actor.user.id !== id) throw forbidden();
+    const u = await this.d.users.byId(id);
+    if (!u) throw notFound();
+    if (u.perm.admin && (await this.d.users.countAdmins()) <= 1) throw new AppError('FORBIDDEN', 'the last admin cannot be deleted');
+    let fate: TrashFate = 'remove';
+    if (opts.trashTo !== undefined) {
+      if (actor.user && !actor.can('admin')) throw forbidden('only admins choose where a deleted user\'s trash goes');
+      const to = await this.d.users.byId(opts.trashTo);
+      if (!to || !to.perm.admin || to.id === id) throw invalid('trashTo must be another user who is an admin');
+      fate = { handTo: to.id };
+    }
+    const gone = this.belongings ? await removeBelongings(this.belongings, id, fate) : null;
     const name = await this.d.users.transaction(async (users) => {
       const u = await users.byId(id);
       if (!u) throw notFound();
@@ -237,7 +255,7 @@ export class UsersService {
       await users.delete(id);
       return u.username;
     });
-    await this.d.audit?.record(actor, 'user.delete', name, { id });
+    await this.d.audit?.record(actor, 'user.delete', name, { id, ...(gone ?? {}) });
   }
 
   /** Replaces or merges users from an export; ids kept when free, hashes kept as they are. */

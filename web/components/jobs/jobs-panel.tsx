@@ -17,7 +17,8 @@ function JobRow({ job }: { job: Job }) {
   const byBytes = p.bytesTotal > 0;
   const percent = job.state === 'done' ? 100 : byBytes ? Math.floor((p.bytesDone / p.bytesTotal) * 100) : p.filesTotal ? Math.floor((p.filesDone / p.filesTotal) * 100) : 0;
   const live = job.state === 'queued' || job.state === 'running';
-  const what = job.params.items.length === 1 ? job.params.items[0]! : t('jobs.items', { count: job.params.items.length });
+  const count = job.params.itemCount ?? job.params.items.length; // lists show the first items of a long job, with its count
+  const what = count === 1 ? job.params.items[0]! : t('jobs.items', { count });
   return (
     <li className={`jobs__job is-${job.state}`} data-testid="job" data-job={job.id} data-state={job.state}>
       <div className="jobs__main">
