@@ -38,7 +38,11 @@ function linkOf(config: Readonly<Config>, hash: string, url?: string): string {
   return `${base}/share/${hash}`;
 }
 
-const shareTable = (list: Share[]) => table(['Hash', 'Path', 'User', 'Expires', 'Password'], list.map((x) => [x.hash, x.path, x.username ?? x.userID, expiry(x.expire), x.hasPassword]));
+/** Links as a table; a listing adds each link's state (a link that serves nothing now is kept: see SharesService). */
+const shareTable = (list: Share[]) =>
+  list.some((x) => x.state)
+    ? table(['Hash', 'Path', 'User', 'Expires', 'Password', 'State'], list.map((x) => [x.hash, x.path, x.username ?? x.userID, expiry(x.expire), x.hasPassword, x.state ?? '']))
+    : table(['Hash', 'Path', 'User', 'Expires', 'Password'], list.map((x) => [x.hash, x.path, x.username ?? x.userID, expiry(x.expire), x.hasPassword]));
 
 /** `filedeck shares ls | add | update | rm`: works offline on the database, with the same checks as the API. */
 export function registerShares(program: Command): void {

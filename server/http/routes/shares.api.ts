@@ -16,7 +16,7 @@ const pw = { 'X-SHARE-PASSWORD': 'the link password (URL-encoded), when it has o
 
 /** OpenAPI descriptions of shares.routes.ts and public.routes.ts. */
 export const sharesApi: RouteDocs = {
-  'GET /api/shares': { summary: 'Your links (admins: everyone\'s)', tags: ['shares'], auth: 'user', responses: { 200: { description: 'links', ...json(t.Array(Share), [SHARE]) } } },
+  'GET /api/shares': { summary: 'Your links (admins: everyone\'s), each with its state', tags: ['shares'], auth: 'user', responses: { 200: { description: 'links; one whose item is missing, trashed or out of reach is listed with that state, never removed', ...json(t.Array(Share), [{ ...SHARE, state: 'ok' }]) } } },
   'GET /api/share': forPath,
   'GET /api/share/*': forPath,
   'POST /api/share': create,
