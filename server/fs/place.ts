@@ -1,7 +1,7 @@
 import { link, lstat, mkdir, rename, rmdir, unlink } from 'node:fs/promises';
 
 /** Filesystems without hard links answer link() with one of these (FAT, some FUSE and network mounts). */
-const NO_HARDLINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOSYS']);
+export const NO_HARDLINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOSYS']);
 
 const code = (e: unknown) => (e as NodeJS.ErrnoException)?.code;
 

@@ -33,7 +33,7 @@ export class ScopeCopyMove extends ScopeWrites {
     for (let target = dst; ; ) {
       const to = await this.destination(target);
       try {
-        if (await place(from, to, isDir, opts.replace)) return target;
+        if (await (opts.replace ? this.overwriting(target, to, () => place(from, to, isDir, true)) : place(from, to, isDir, false))) return target;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw fromFsError(e);
         const landed = await this.copy(src, target, opts);
@@ -102,7 +102,9 @@ export class ScopeCopyMove extends ScopeWrites {
     for (let target = dst; ; ) {
       const to = await this.destination(target);
       await this.stillBeside(tmp, to);
-      if (await wrapMoved(() => place(tmp.path, to, tmp.isDir, opts.replace && !tmp.isDir))) {
+      const replace = opts.replace && !tmp.isDir;
+      const put = () => wrapMoved(() => place(tmp.path, to, tmp.isDir, replace));
+      if (await (replace ? this.overwriting(target, to, put) : put())) {
         tmp.committed();
         return target;
       }

@@ -73,6 +73,12 @@ export interface FsObserver {
   signal?: AbortSignal;
   copied?(bytes: number, vpath: string): void;
   temp?(real: string): void;
+  /**
+   * The keeper of what a write replaces: told right before an existing file at `vpath` (real location `real`) is
+   * overwritten (upload or save over it, a copy or move landing on it), so it can keep the old one (the trash) and
+   * record the replacement; the callback it returns hears whether the overwrite happened.
+   */
+  replacing?(vpath: string, real: string): Promise<(done: boolean) => Promise<void>>;
 }
 
 /**
@@ -134,8 +140,9 @@ export class ScopePaths {
    * of reserved names (fs/reserved-names.ts), so no write of any kind can take one of the server's own names.
    */
   async destination(vpath: string): Promise<string> {
+    const real = await this.real(vpath); // the trash and state files answer 404 first, as for any path
     refuseReserved(vpath);
-    return this.real(vpath);
+    return real;
   }
 
   /**

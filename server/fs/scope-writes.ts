@@ -64,9 +64,30 @@ export class ScopeWrites extends ScopeListing {
     const st = await lstat(target).catch(() => null);
     if (st?.isDirectory()) throw exists('a folder has that name');
     if (exclusive && st) throw exists();
-    if (!(await wrapMoved(() => place(tmp.path, target, false, !exclusive)))) throw exists();
+    const put = () => wrapMoved(() => place(tmp.path, target, false, !exclusive));
+    if (!(await (exclusive ? put() : this.overwriting(vpath, target, put)))) throw exists();
     tmp.committed();
     return wrapFs(() => stat(target));
+  }
+
+  /**
+   * Runs `put`, which overwrites whatever file is at the real location `to` (virtual `vpath`), after telling the
+   * scope's keeper (FsObserver.replacing), which keeps the old file and hears whether `put` succeeded. A folder or
+   * nothing at `to`, or no keeper: `put` alone.
+   */
+  protected async overwriting<T>(vpath: string, to: string, put: () => Promise<T>): Promise<T> {
+    const keeper = this.observer?.replacing;
+    const st = keeper ? await lstat(to).catch(() => null) : null;
+    if (!keeper || !st || st.isDirectory()) return put();
+    const done = await keeper(vpath, to);
+    let ok = false;
+    try {
+      const r = await put();
+      ok = r !== false;
+      return r;
+    } finally {
+      await done(ok);
+    }
   }
 
   /** The temp must still sit in the target's real folder: a folder renamed, deleted or swapped meanwhile is a 409. */

@@ -24,9 +24,12 @@ export type { PlaceOpts } from './scope-copy-move';
  * class and this module's exports only.
  */
 export class ScopedFs extends ScopeCopyMove {
-  /** The same scope, reporting copies and temps to `o` and stopping a tree copy between files when its signal aborts (jobs). */
+  /**
+   * The same scope, reporting copies and temps to `o` and stopping a tree copy between files when its signal aborts
+   * (jobs), or keeping what writes replace (FilesService.keeping). Added to what this scope already reports to.
+   */
   observed(o: FsObserver): ScopedFs {
-    return new ScopedFs(this.root, this.followExternalSymlinks, this.guard, o);
+    return new ScopedFs(this.root, this.followExternalSymlinks, this.guard, { ...this.observer, ...o });
   }
 
   /** Total and used bytes of the volume holding the path (zero for a file, as in the reference). */

@@ -1,9 +1,9 @@
 import type { Dirent, Stats } from 'node:fs';
-import { lstat, mkdir, opendir, rm, stat } from 'node:fs/promises';
+import { link, lstat, mkdir, opendir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 import { AppError, exists } from '../core/errors';
 import { fromFsError } from './fs-errors';
-import { renameNoReplace } from './place';
+import { NO_HARDLINKS, renameNoReplace } from './place';
 
 /**
  * The trash folder's name. It sits at the files root (or at the top of another filesystem mounted inside the
@@ -64,6 +64,33 @@ export async function moveIntoTrash(base: string, userId: number | string, id: s
     return to;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EXDEV') throw new AppError('UNSUPPORTED', 'this item is on another filesystem than its trash: delete it permanently instead');
+    throw e instanceof AppError ? e : fromFsError(e);
+  }
+}
+
+/**
+ * Keeps a file that is about to be overwritten (its real location) in `<base>/<userId>/<id>/<name>`: a hard link,
+ * so the file stays where it is until the overwrite's rename replaces it atomically and the trash holds the very
+ * same bytes. Where hard links are unavailable the file is moved (renamed) instead (`moved`: true), leaving the
+ * name free for a moment. Returns the trash location.
+ */
+export async function keepInTrash(base: string, userId: number | string, id: string, fileReal: string): Promise<{ trashReal: string; moved: boolean }> {
+  try {
+    await ownFolder(base);
+    await ownFolder(join(base, String(userId)));
+    const slot = join(base, String(userId), id);
+    await ownFolder(slot);
+    const to = join(slot, basename(fileReal));
+    try {
+      await link(fileReal, to);
+      return { trashReal: to, moved: false };
+    } catch (e) {
+      if (!NO_HARDLINKS.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+    }
+    if (!(await renameNoReplace(fileReal, to, false))) throw exists('the trash slot is taken');
+    return { trashReal: to, moved: true };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EXDEV') throw new AppError('UNSUPPORTED', 'this item is on another filesystem than its trash');
     throw e instanceof AppError ? e : fromFsError(e);
   }
 }

@@ -21,7 +21,7 @@ export async function commitWrite(files: FilesService, actor: Actor, temp: TempE
   if (existing && !override) throw exists();
   if (existing) await authorize(actor, replaceEffects(path, false, false));
   const mayReplace = override && permitted(actor, 'modify') && actor.allows(path);
-  const st = await actor.fs.commitTemp(temp, path, !mayReplace);
+  const st = await files.keeping(actor).commitTemp(temp, path, !mayReplace); // what it replaces goes to the trash
   if (existing) await files.replaced(existing.real, st);
   return st;
 }

@@ -32,7 +32,7 @@ export async function upload(svc: FilesService, actor: Actor, path: string, isDi
   if (existing && !override) throw exists();
   if (existing) authorizePath(actor, 'modify', path);
   await svc.deps.hooks.before('upload', ctx);
-  const st = await actor.fs.writeFile(path, body, { exclusive: !override });
+  const st = await svc.keeping(actor).writeFile(path, body, { exclusive: !override });
   if (existing) await svc.replaced(existing.real, st);
   await svc.deps.hooks.after('upload', ctx);
   return st;
@@ -46,24 +46,17 @@ export async function save(svc: FilesService, actor: Actor, path: string, isDir:
   if (stats.isDirectory()) throw new AppError('METHOD_NOT_ALLOWED', 'folders cannot be saved');
   const ctx = { actor, path };
   await svc.deps.hooks.before('save', ctx);
-  const st = await actor.fs.writeFile(path, body, { mode: stats.mode & 0o777 });
+  const st = await svc.keeping(actor).writeFile(path, body, { mode: stats.mode & 0o777 });
   await svc.replaced(real, st);
   await svc.deps.hooks.after('save', ctx);
   return st;
 }
 
-/** DELETE /api/resources: removes a file or tree (rules checked on every descendant) and its shares. */
+/** Deletes a file or tree for good (rules checked on every descendant), through the one delete sequence. */
 export async function remove(svc: FilesService, actor: Actor, path: string): Promise<void> {
   if (path === '/') throw forbidden();
   await authorize(actor, [{ access: 'delete', path, tree: true }]);
-  const real = await actor.fs.real(path);
-  const entry = await actor.fs.entryReal(path);
-  const ctx = { actor, path };
-  await svc.deps.hooks.before('delete', ctx);
-  await actor.fs.remove(path);
-  await svc.removed(entry, real);
-  await svc.deps.audit?.record(actor, 'file.delete', path, { scope: actor.user?.scope ?? '' });
-  await svc.deps.hooks.after('delete', ctx);
+  await svc.deletes.dispose(actor, path, { permanent: true });
 }
 
 /** "report.pdf" -> "report(1).pdf", "a.tar.gz" -> "a.tar(1).gz", "dir" -> "dir(1)": the first free name. */
@@ -120,25 +113,24 @@ export async function copyOrMove(svc: FilesService, actor: Actor, action: string
   const ctx = { actor, path: src, destination: target };
   await svc.deps.hooks.before(action, ctx);
   const kindChange = replacing && dstStat!.stats.isDirectory() !== source.stats.isDirectory();
-  if (kindChange) {
-    // The implicit delete of an override, authorised above as a delete of the whole replaced tree.
-    const gone = await actor.fs.entryReal(target);
-    await actor.fs.remove(target);
-    await svc.removed(gone, dstStat!.real);
-  }
+  // The implicit delete of an override (authorised above as a delete of the whole replaced tree) is a delete like
+  // any other: the one delete sequence (into the trash, hooks, audit, links). Files overwritten on the way (file
+  // over file, a merge's colliding files) are kept by the same sequence (`keeping`).
+  if (kindChange) await svc.deletes.dispose(actor, target, { detail: { replacedBy: action } });
+  const fs = svc.keeping(actor);
   let landed: string;
   if (action === 'copy') {
-    landed = await actor.fs.copy(src, target, placing);
+    landed = await fs.copy(src, target, placing);
     if (replacing && !kindChange && !source.stats.isDirectory()) await svc.replaced(dstStat!.real, (await actor.fs.stat(target)).stats);
   } else {
     const from = await actor.fs.entryReal(src);
     if (replacing && !kindChange && source.stats.isDirectory()) {
       // Merge the moved folder into the existing one, then drop what is left of the source.
-      landed = await actor.fs.copy(src, target, placing);
+      landed = await fs.copy(src, target, placing);
       await actor.fs.remove(src);
     } else {
       if (replacing && !kindChange) await svc.replaced(dstStat!.real, source.stats);
-      landed = await actor.fs.move(src, target, placing);
+      landed = await fs.move(src, target, placing);
     }
     await svc.moved(from, await actor.fs.entryReal(landed), source.real);
   }

@@ -4,7 +4,7 @@ import { identityOf } from '../../fs/file-identity';
 import { invalid } from '../../core/errors';
 import type { SharesStore } from '../../db/shares.store';
 import { baseName, joinVirtual, parentOf } from '../../fs/virtual-path';
-import type { WalkEntry } from '../../fs/scoped-fs';
+import type { FsObserver, ScopedFs, WalkEntry } from '../../fs/scoped-fs';
 import type { Actor } from '../actor';
 import type { Hooks } from '../hooks/hooks';
 import type { HeavyWork } from '../work/heavy-work';
@@ -39,9 +39,43 @@ export interface FolderSizes {
   visibleSizes(actor: Actor, path: string, absDir: string): { own?: number; children: Map<string, number> } | null;
 }
 
+/**
+ * The one delete sequence (trash.service.ts): before-hooks, the item into the trash (or removed for good), its row,
+ * links, previews, the audit entry, after-hooks. Used by delete, by an override that replaces a tree (dispose) and
+ * by every write that overwrites a file (keeper), so nothing replaced is lost that a delete would have kept.
+ */
+export interface DeleteSequence {
+  /** Deletes `path` (already authorised as a delete): into the actor's trash when on (or `trash`), else for good. */
+  dispose(actor: Actor, path: string, opts?: { permanent?: boolean; trash?: boolean; detail?: Record<string, unknown> }): Promise<unknown>;
+  /** What keeps a file an actor's write is about to overwrite (ScopedFs's FsObserver.replacing). */
+  keeper(actor: Actor): NonNullable<FsObserver['replacing']>;
+}
+
 /** Reading files and folders inside the actor's scope, under its rules. Writes live in files-write.ts. */
 export class FilesService {
+  private sequence: DeleteSequence | null = null;
+
   constructor(readonly deps: FilesDeps) {}
+
+  /** The trash service registers the delete sequence here when it is made (createServices). */
+  useDeleteSequence(d: DeleteSequence): void {
+    this.sequence = d;
+  }
+
+  /** The one delete sequence. */
+  get deletes(): DeleteSequence {
+    if (!this.sequence) throw new Error('no delete sequence: the trash service was not made');
+    return this.sequence;
+  }
+
+  /**
+   * The actor's scope for a write that may overwrite files: whatever it replaces is kept by the delete sequence
+   * (the trash, hooks, audit) right before the overwrite. Every overwrite goes through this (upload, save, tus,
+   * copy, move, jobs).
+   */
+  keeping(actor: Actor): ScopedFs {
+    return this.sequence ? actor.fs.observed({ replacing: this.sequence.keeper(actor) }) : actor.fs;
+  }
 
   /** Something at `real` now holds new bytes (save, override): its cached previews go, links to it follow the new file. */
   async replaced(real: string, st: Stats): Promise<void> {

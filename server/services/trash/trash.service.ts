@@ -5,11 +5,12 @@ import { exists, forbidden, invalid, notFound } from '../../core/errors';
 import type { SharesStore } from '../../db/shares.store';
 import type { TrashRow, TrashStore } from '../../db/trash.store';
 import type { UsersStore } from '../../db/users.store';
-import { claimFromTrash, moveIntoTrash, trashBaseFor, trashedStat, treeSize, walkRelative } from '../../fs/trash-fs';
+import type { FsObserver } from '../../fs/scoped-fs';
+import { claimFromTrash, keepInTrash, moveIntoTrash, removeTrashed, trashBaseFor, trashedStat, treeSize, walkRelative } from '../../fs/trash-fs';
 import { baseName, parentOf } from '../../fs/virtual-path';
 import { actorFor, type Actor } from '../actor';
-import type { FilesService } from '../files/files.service';
-import { freeName, remove as removeForGood } from '../files/files-write';
+import type { DeleteSequence, FilesService } from '../files/files.service';
+import { freeName } from '../files/files-write';
 import { authorize, authorizePath } from '../policy/file-policy';
 import { effectiveTrash } from './trash-settings';
 import { TrashPurge } from './trash-purge';
@@ -32,11 +33,12 @@ export interface TrashDeps {
  * file policy; links to a trashed item follow it into the trash, where they answer 404, and come back with it.
  * A row is the claim on its item: whoever deletes the row (restore, delete forever, purge) acts on the files.
  */
-export class TrashService {
+export class TrashService implements DeleteSequence {
   readonly purge: TrashPurge;
 
   constructor(private readonly d: TrashDeps) {
     this.purge = new TrashPurge(d.store, d.users, d.shares, d.trashSettings, d.now);
+    d.files.useDeleteSequence(this);
   }
 
   private now(): number {
@@ -53,46 +55,112 @@ export class TrashService {
    * good. Both need delete with the rules on the whole tree. Returns the trash item, or null when deleted for good.
    */
   async delete(actor: Actor, path: string, opts: { permanent?: boolean } = {}): Promise<TrashItem | null> {
-    if (opts.permanent || !actor.user || !this.settingsFor(actor).enabled) {
-      await removeForGood(this.d.files, actor, path);
-      return null;
-    }
-    return this.trash(actor, path);
+    if (path === '/') throw forbidden();
+    await authorize(actor, [{ access: 'delete', path, tree: true }]);
+    return this.dispose(actor, path, { permanent: opts.permanent });
   }
 
   /** Moves an item into the actor's trash (decided like a delete: the delete permission, the rules on every descendant). */
   async trash(actor: Actor, path: string): Promise<TrashItem> {
-    const user = actor.user;
-    if (!user) throw forbidden('only users have a trash');
+    if (!actor.user) throw forbidden('only users have a trash');
     if (path === '/') throw forbidden();
     await authorize(actor, [{ access: 'delete', path, tree: true }]);
+    return (await this.dispose(actor, path, { trash: true }))!;
+  }
+
+  /**
+   * THE delete sequence, for every delete however it comes (DELETE, jobs, the CLI, an override replacing a tree, a
+   * restore over an item): the caller has authorised it as a delete. Before-hooks; the item moved into the actor's
+   * trash when it is on for them (or `trash`) with its row, links following it there, or else removed for good
+   * with its links ended; previews dropped; the audit entry; after-hooks; the trash's size cap. Returns the trash
+   * item, or null when deleted for good.
+   */
+  async dispose(actor: Actor, path: string, opts: { permanent?: boolean; trash?: boolean; detail?: Record<string, unknown> } = {}): Promise<TrashItem | null> {
+    if (path === '/') throw forbidden();
+    const user = actor.user;
+    const toTrash = !!user && !opts.permanent && (!!opts.trash || this.settingsFor(actor).enabled);
     const real = await actor.fs.real(path);
     const entry = await actor.fs.entryReal(path);
     const ctx = { actor, path };
     const hooks = this.d.files.deps.hooks;
     await hooks.before('delete', ctx);
-    const id = randomUUID();
-    const trashReal = await moveIntoTrash(await trashBaseFor(this.d.root, entry), user.id, id, entry);
+    let row: TrashRow | null = null;
+    if (toTrash && user) {
+      const id = randomUUID();
+      const trashReal = await moveIntoTrash(await trashBaseFor(this.d.root, entry), user.id, id, entry);
+      row = await this.rowFor(user, id, path, entry, trashReal);
+      try {
+        await this.d.store.insert(row);
+        // Links follow the item into the trash (404 there: no scope reaches it) and come back on restore.
+        await this.d.shares.moveTarget(entry, trashReal);
+      } catch (e) {
+        // No row, no trash item: put it back where it was rather than leave an orphan in the trash.
+        await this.d.store.delete(id).catch(() => {});
+        await claimFromTrash(trashReal, entry).catch(() => {});
+        throw e;
+      }
+      await this.d.files.deps.evictPreviews(real);
+    } else {
+      await actor.fs.remove(path);
+      await this.d.files.removed(entry, real);
+    }
+    await this.d.files.deps.audit?.record(actor, 'file.delete', path, { scope: user?.scope ?? '', ...(row ? { trash: row.id } : {}), ...opts.detail });
+    await hooks.after('delete', ctx);
+    if (row && user) await this.purge.enforceCap(user.id, row.id);
+    return row && this.item(row);
+  }
+
+  /**
+   * The delete sequence for a file an actor's write is about to overwrite (upload or save over it, a copy or move
+   * landing on it, a tus upload or job completing there): before-hooks, then the file kept in the actor's trash
+   * when it is on for them (a hard link: the overwrite stays atomic and the trash holds the very bytes replaced),
+   * with its row. Once the overwrite happened: the audit entry, after-hooks, the size cap; if it failed, the kept
+   * copy and its row go again. Links stay on the path (the caller moves them to the new bytes: FilesService.replaced).
+   */
+  keeper(actor: Actor): NonNullable<FsObserver['replacing']> {
+    return async (path, real) => {
+      const user = actor.user;
+      const ctx = { actor, path };
+      const hooks = this.d.files.deps.hooks;
+      await hooks.before('delete', ctx);
+      let kept: { row: TrashRow; moved: boolean } | null = null;
+      if (user && this.settingsFor(actor).enabled) {
+        const id = randomUUID();
+        const { trashReal, moved } = await keepInTrash(await trashBaseFor(this.d.root, real), user.id, id, real);
+        const row = await this.rowFor(user, id, path, real, trashReal);
+        kept = { row, moved };
+        try {
+          await this.d.store.insert(row);
+        } catch (e) {
+          await this.unkeep(kept, real);
+          throw e;
+        }
+      }
+      return async (done) => {
+        if (!done) {
+          if (kept) await this.unkeep(kept, real, true);
+          return;
+        }
+        await this.d.files.deps.audit?.record(actor, 'file.delete', path, { scope: user?.scope ?? '', ...(kept ? { trash: kept.row.id } : {}), replaced: true });
+        await hooks.after('delete', ctx);
+        if (kept && user) await this.purge.enforceCap(user.id, kept.row.id);
+      };
+    };
+  }
+
+  /** Undoes a keep whose overwrite did not happen: the row and the trash's link go (a moved file goes back). */
+  private async unkeep(kept: { row: TrashRow; moved: boolean }, real: string, hadRow = false): Promise<void> {
+    if (hadRow) await this.d.store.delete(kept.row.id).catch(() => {});
+    if (kept.moved) await claimFromTrash(kept.row.trashReal, real).catch(() => {});
+    else await removeTrashed(kept.row.trashReal).catch(() => {});
+  }
+
+  private async rowFor(user: NonNullable<Actor['user']>, id: string, path: string, entry: string, trashReal: string): Promise<TrashRow> {
     const st = await trashedStat(trashReal);
-    const row: TrashRow = {
+    return {
       id, ownerId: user.id, deletedBy: user.id, name: baseName(path), originalPath: path, originalReal: entry,
       scope: user.scope, trashReal, deletedAt: this.now(), size: await treeSize(trashReal), isDir: !!st?.isDirectory(),
     };
-    try {
-      await this.d.store.insert(row);
-      // Links follow the item into the trash (404 there: no scope reaches it) and come back on restore.
-      await this.d.shares.moveTarget(entry, trashReal);
-    } catch (e) {
-      // No row, no trash item: put it back where it was rather than leave an orphan in the trash.
-      await this.d.store.delete(id).catch(() => {});
-      await claimFromTrash(trashReal, entry).catch(() => {});
-      throw e;
-    }
-    await this.d.files.deps.evictPreviews(real);
-    await this.d.files.deps.audit?.record(actor, 'file.delete', path, { scope: user.scope, trash: id });
-    await hooks.after('delete', ctx);
-    await this.purge.enforceCap(user.id, id);
-    return this.item(row);
   }
 
   /** Trash items: a user's own; admins (and the CLI) every user's, or one user's with `userId`. Newest first. */
@@ -128,7 +196,7 @@ export class TrashService {
       else await this.trash(by, dst);
     }
     await by.fs.mkdirp(parentOf(target));
-    const to = await by.fs.real(target);
+    const to = await by.fs.destination(target);
     if (!(await this.d.store.delete(row.id))) throw notFound('the item is no longer in the trash');
     let placed = false;
     try {
