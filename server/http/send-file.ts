@@ -38,16 +38,20 @@ export interface OpenedFile {
   stats: Pick<Stats, 'size' | 'mtimeMs'>;
 }
 
-/** Bodies up to this size are read whole and the descriptor closed at once; larger ones are streamed from it. */
-const READ_WHOLE = 64 * 1024;
-/** Bytes per read of a streamed body: large enough that a download runs at sendfile's pace (files benchmark). */
+/**
+ * Bodies up to this size are read whole and the descriptor closed at once (they go out with their Content-Length, as
+ * Bun sends files this small without sendfile anyway); larger ones are streamed from it.
+ */
+const READ_WHOLE = 1024 * 1024;
+/** Bytes per read of a streamed body: large enough that a download keeps sendfile's pace (files benchmark). */
 const CHUNK = 1024 * 1024;
 
 /**
  * Streams a file from its open descriptor (never buffered, never opened again by path) with Range/206,
  * If-Modified-Since/304, If-Range, Last-Modified and a weak ETag. `inline` keeps the detected type; otherwise the
  * browser gets an octet-stream attachment. Takes the handle over: it is closed on every path (answered without a
- * body, read whole, streamed to the end, failed, or the client gone).
+ * body, read whole, streamed to the end, failed, or the client gone). A HEAD takes the GET path: the framework
+ * counts the body's bytes for its Content-Length, as it did when the body was read by path.
  */
 export async function sendFile(request: Request, file: OpenedFile, name: string, inline: boolean, extra: Record<string, string> = {}): Promise<Response> {
   const { handle, stats } = file;
@@ -79,8 +83,6 @@ export async function sendFile(request: Request, file: OpenedFile, name: string,
     const init = range
       ? { status: 206, headers: { ...headers, 'Content-Range': `bytes ${range.start}-${range.end}/${stats.size}`, 'Content-Length': String(length) } }
       : { headers: { ...headers, 'Content-Length': String(length) } };
-    // A HEAD is answered from the stats alone (the server sends no body for it, and would never read one).
-    if (request.method === 'HEAD') return new Response(null, init);
     if (length <= READ_WHOLE) return new Response(await readWhole(handle, start, length), init);
     streaming = true;
     return new Response(streamFrom(handle, start, length), init);
@@ -102,17 +104,17 @@ async function readWhole(handle: ReadHandle, start: number, length: number): Pro
 }
 
 /**
- * The body of a large file: `length` bytes from `start`, read from the descriptor a chunk ahead of the socket (a
- * direct stream: each chunk is written and flushed before the next is asked for, so a slow client holds one or two
- * chunks, not the file). The descriptor is closed when the last byte is out, on a read error, or when the client
- * goes away (cancel: the next turn stops). It is never closed while a read is in flight: a descriptor number
- * closed and reused meanwhile would be read in its place.
+ * The body of a large file: `length` bytes from `start`, read from the descriptor one chunk ahead of the socket
+ * (pulled: a slow client holds one or two chunks, not the file). A plain stream, not a direct one: the server
+ * keeps the Content-Length of those (a direct stream goes out chunked). The descriptor is closed when the last
+ * byte is read, on a read error, or when the client goes away (cancel), and never while a read is in flight: a
+ * descriptor number closed and reused meanwhile would be read in its place.
  */
 function streamFrom(handle: ReadHandle, start: number, length: number): ReadableStream<Uint8Array> {
   const end = start + length;
   let pos = start;
   let stopped = false;
-  let started = false;
+  let inflight: Promise<Uint8Array> | null = null;
   const next = async (): Promise<Uint8Array> => {
     const want = Math.min(CHUNK, end - pos);
     const at = pos;
@@ -121,31 +123,34 @@ function streamFrom(handle: ReadHandle, start: number, length: number): Readable
     const { bytesRead } = await handle.read(buf, 0, want, at);
     return bytesRead === want ? buf : buf.subarray(0, bytesRead);
   };
-  const source = {
-    type: 'direct' as const,
-    async pull(out: ReadableStreamDirectController) {
-      started = true;
-      let ahead: Promise<Uint8Array> | null = next();
-      try {
-        for (;;) {
-          const chunk: Uint8Array = await ahead;
-          ahead = null;
-          if (stopped || chunk.length === 0) break;
-          if (pos < end) ahead = next();
-          out.write(chunk);
-          await out.flush();
-          if (stopped || !ahead) break;
+  const finish = () => handle.close().catch(() => {});
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(out) {
+        try {
+          inflight ??= next();
+          const chunk = await inflight;
+          inflight = null;
+          if (stopped) return;
+          // Zero bytes: the file shrank since its stat; the body ends short, as a truncated file's would.
+          if (chunk.length > 0) out.enqueue(chunk);
+          if (chunk.length > 0 && pos < end) inflight = next();
+          else {
+            out.close();
+            await finish();
+          }
+        } catch (e) {
+          inflight = null;
+          await finish();
+          throw e;
         }
-        if (!stopped) out.close();
-      } finally {
-        if (ahead) await ahead.catch(() => {});
-        await handle.close().catch(() => {});
-      }
+      },
+      async cancel() {
+        stopped = true;
+        await inflight?.catch(() => {});
+        await finish();
+      },
     },
-    cancel() {
-      stopped = true;
-      if (!started) void handle.close().catch(() => {});
-    },
-  };
-  return new ReadableStream(source as unknown as UnderlyingDefaultSource<Uint8Array>);
+    { highWaterMark: 0 },
+  );
 }
