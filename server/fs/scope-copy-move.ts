@@ -27,7 +27,7 @@ export class ScopeCopyMove extends ScopeWrites {
    */
   async move(src: string, dst: string, opts: PlaceOpts = { replace: true }): Promise<string> {
     const from = this.lexical(src);
-    await this.real(src);
+    await this.entryReal(src); // the checks on what moves (a folder holding state files never does)
     await this.mkdirp(parentOf(dst));
     const isDir = (await wrapFs(() => lstat(from))).isDirectory();
     for (let target = dst; ; ) {

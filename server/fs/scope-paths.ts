@@ -5,7 +5,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import { AppError, forbidden } from '../core/errors';
 import { wrapFs } from './fs-errors';
 import { refuseReserved } from './reserved-names';
-import { isStatePath } from './state-paths';
+import { holdsStatePath, isStatePath } from './state-paths';
 import { inTrash } from './trash-fs';
 import { parentOf } from './virtual-path';
 
@@ -163,8 +163,11 @@ export class ScopePaths {
    */
   async entryReal(vpath: string): Promise<string> {
     if (vpath === '/') return this.real(vpath);
-    await this.real(vpath); // the scope and rule checks on the path as given
-    return join(await this.real(parentOf(vpath)), basename(this.lexical(vpath)));
+    const real = await this.real(vpath); // the scope and rule checks on the path as given
+    const entry = join(await this.real(parentOf(vpath)), basename(this.lexical(vpath)));
+    // A folder holding the server's state files (database, config, cache) never moves nor goes away with them.
+    if (holdsStatePath(real) || holdsStatePath(entry)) throw forbidden('this folder holds the server\'s own files (its database, config or cache): an admin must move them out of the files root first');
+    return entry;
   }
 
   /** Disk path for a canonical virtual path, after the scope check. */

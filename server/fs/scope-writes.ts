@@ -98,7 +98,7 @@ export class ScopeWrites extends ScopeListing {
   /** Removes a file or a folder tree. Symlinks inside are removed as links, never followed. */
   async remove(vpath: string): Promise<void> {
     if (vpath === '/') throw forbidden();
-    await this.real(vpath);
+    await this.entryReal(vpath); // the checks on what goes (a folder holding state files never does)
     const disk = this.lexical(vpath);
     await wrapFs(async () => {
       await lstat(disk);

@@ -47,6 +47,13 @@ export function isStatePath(real: string): boolean {
   return false;
 }
 
+/** Whether the real folder `real` holds a state file somewhere beneath it (it may not be moved or deleted then). */
+export function holdsStatePath(real: string): boolean {
+  const prefix = real.endsWith(sep) ? real : real + sep;
+  for (const p of protectedPaths) if (p.startsWith(prefix)) return true;
+  return false;
+}
+
 /** Names of state files in the real folder `dirReal` (undefined when it holds none: the common case, one lookup). */
 export function stateNamesIn(dirReal: string): ReadonlySet<string> | undefined {
   if (namesByFolder.size === 0) return undefined;

@@ -152,3 +152,31 @@ describe('doctor checks', () => {
     expect(proxyChecks({ ...base, metricsAllow: ['::/0'] }, 'json').find((c) => c.name === 'metrics')!.status).toBe('WARN');
   });
 });
+
+describe('state files inside the files root (doctor)', () => {
+  test('a database inside the root, or inside a user\'s scope, FAILs with the way out; outside it is OK', async () => {
+    const { stateFilesCheck } = await import('../../server/services/doctor/state-files-check');
+    const { loadConfig } = await import('../../server/core/config');
+    const home = join(dir, 'state-layouts');
+    mkdirSync(join(home, 'files/bob'), { recursive: true });
+    const check = (flags: Record<string, string>) => stateFilesCheck(loadConfig({ noDefaultFiles: true, env: {}, flags: { root: join(home, 'files'), ...flags } }));
+    const inRoot = check({ database: join(home, 'files/filedeck.db'), cacheDir: join(home, 'cache') });
+    expect(inRoot).toMatchObject({ name: 'state files', status: 'FAIL', fix: expect.stringContaining('move them out of the root') });
+    expect(inRoot.message).toContain('/filedeck.db in the root');
+    const inScope = check({ database: join(home, 'files/bob/filedeck.db'), cacheDir: join(home, 'files/bob/cache') });
+    expect(inScope.status).toBe('FAIL');
+    expect(inScope.message).toContain('/bob/filedeck.db in the root');
+    expect(inScope.message).toContain('/bob/cache in the root');
+    expect(check({ database: join(home, 'db/filedeck.db'), cacheDir: join(home, 'db/cache') }).status).toBe('OK');
+  });
+
+  test('filedeck doctor exits 1 on such a layout', async () => {
+    const home = join(dir, 'state-cli');
+    mkdirSync(join(home, 'files'), { recursive: true, mode: 0o700 });
+    const args = ['-d', join(home, 'files', 'filedeck.db'), '-r', join(home, 'files')];
+    expect((await cli([...args, 'config', 'init'], { cwd: home })).code).toBe(0);
+    const { code, report } = await doctor(args, home);
+    expect(code).toBe(1);
+    expect(find(report, 'state files')).toMatchObject({ status: 'FAIL', message: expect.stringContaining('filedeck.db') });
+  });
+});

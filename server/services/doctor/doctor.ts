@@ -13,6 +13,7 @@ import { isPostgresUrl } from '../../db/sql';
 import { failed, ok, warn, type DoctorCheck } from './doctor-check';
 import { databaseFileChecks, inotifyCheck, rootChecks, spaceCheck } from './install-checks';
 import { proxyChecks, sandboxCheck, thumbnailCheck, tlsCheck } from './setup-checks';
+import { stateFilesCheck } from './state-files-check';
 import { dirname } from 'node:path';
 
 /** How far the database server's clock may be from ours before sessions and links expire at the wrong time. */
@@ -33,6 +34,7 @@ export async function runDoctor(config: Readonly<Config> & { configFile?: string
   let authMethod: string | null = null;
   if (!fileChecks.some((c) => c.status === 'FAIL')) authMethod = await databaseChecks(config, out);
   out.push(...rootChecks(config.root));
+  out.push(stateFilesCheck(config));
   out.push(spaceCheck('free space (files)', config.root));
   if (!postgres) out.push(spaceCheck('free space (database)', dirname(config.database)));
   out.push(inotifyCheck());
