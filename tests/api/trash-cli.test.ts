@@ -73,4 +73,24 @@ describe('filedeck trash', () => {
     const r = await fetch(`${server.url}/api/trash`, { headers: { 'X-Auth': bob } });
     expect((await r.json()).items).toEqual([]);
   }, 60_000);
+
+  test('users rm --trash-to hands the deleted user\'s trash to an admin; without it the trash goes with the user', async () => {
+    for (const name of ['carol', 'dave']) {
+      expect((await fd('users', 'add', name, BOB_PW, '--scope', `/${name}`)).code).toBe(0);
+      writeFileSync(join(root, name, 'x.txt'), name);
+      const token = await (await fetch(`${server.url}/api/login`, { method: 'POST', body: JSON.stringify({ username: name, password: BOB_PW }) })).text();
+      expect((await fetch(`${server.url}/api/resources/x.txt`, { method: 'DELETE', headers: { 'X-Auth': token } })).status).toBe(204);
+    }
+    const ids = (user: string) => fd('trash', 'ls', '--user', user, '--json').then((r) => JSON.parse(r.stdout).map((i: { id: string }) => i.id) as string[]);
+    const [carols, daves] = [await ids('carol'), await ids('dave')];
+    expect((await fd('users', 'rm', 'carol', '--trash-to', 'nobody')).code).toBe(1);
+    const handed = await fd('users', 'rm', 'carol', '--trash-to', 'admin');
+    expect(handed.code).toBe(0);
+    expect(handed.stdout).toContain('their trash now belongs to admin');
+    expect(await ids('admin')).toEqual(carols);
+    const daveId = JSON.parse((await fd('users', 'ls', '--json')).stdout).find((u: { username: string }) => u.username === 'dave').id;
+    expect((await fd('users', 'rm', 'dave')).code).toBe(0);
+    expect(existsSync(join(root, '.filedeck-trash', String(daveId), daves[0]!))).toBe(false);
+    expect(JSON.parse((await fd('trash', 'ls', '--json')).stdout).map((i: { id: string }) => i.id)).toEqual(carols);
+  }, 60_000);
 });
