@@ -87,3 +87,25 @@ test('archive-to-file job with conflict=replace, by a user without modify: a fil
   expect(readFileSync(dst, 'utf8')).toBe('theirs');
   expect(tempsUnder(t.root)).toEqual([]);
 });
+
+test('POST /api/resources with override=true, by a user without modify: a file written at the name while the body streams is not replaced', async () => {
+  t = await makeTestApp();
+  const bob = await t.userToken('bob', { create: true, modify: false });
+  const target = join(t.root, 'late.txt');
+  let pulls = 0;
+  // The second pull comes once the server has read the first chunk (the name was free when it looked): someone
+  // writes the name then, and the body ends.
+  const body = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (++pulls === 1) c.enqueue(new TextEncoder().encode('evil'));
+      else {
+        writeFileSync(target, 'theirs');
+        c.close();
+      }
+    },
+  });
+  const r = await t.req('POST', '/api/resources/late.txt?override=true', { token: bob, raw: body });
+  expect(r.status).toBe(409);
+  expect(readFileSync(target, 'utf8')).toBe('theirs');
+  expect(tempsUnder(t.root)).toEqual([]);
+});

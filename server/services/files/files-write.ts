@@ -3,7 +3,7 @@ import { AppError, exists, forbidden, invalid } from '../../core/errors';
 import type { PlaceOpts } from '../../fs/scoped-fs';
 import { baseName, isWithin, joinVirtual, parentOf } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
-import { authorize, authorizePath, type Effect } from '../policy/file-policy';
+import { authorize, authorizePath, permitted, type Effect } from '../policy/file-policy';
 import { extensionOf } from './describe';
 import type { FilesService } from './files.service';
 
@@ -32,7 +32,10 @@ export async function upload(svc: FilesService, actor: Actor, path: string, isDi
   if (existing && !override) throw exists();
   if (existing) authorizePath(actor, 'modify', path);
   await svc.deps.hooks.before('upload', ctx);
-  const st = await svc.keeping(actor).writeFile(path, body, { exclusive: !override });
+  // Decided when the name is taken, not only when the body started: a name free at the start stays no-replace for
+  // an actor who may not modify (someone may write it while the body streams).
+  const mayReplace = override && permitted(actor, 'modify') && actor.allows(path);
+  const st = await svc.keeping(actor).writeFile(path, body, { exclusive: !mayReplace });
   if (existing) await svc.replaced(existing.real, st);
   await svc.deps.hooks.after('upload', ctx);
   return st;
