@@ -207,7 +207,7 @@ describe('cli rules, cmds, shares, misc', () => {
     expect(ls.stdout).toContain('AbCdEfGh12');
     expect(ls.stdout).toContain('alice');
     const json = await fd('shares', 'ls', '--json', '--user', 'alice');
-    expect(JSON.parse(json.stdout)).toEqual([{ hash: 'AbCdEfGh12', path: '/alice/doc.txt', userID: 2, expire: 0, hasPassword: true, username: 'alice' }]);
+    expect(JSON.parse(json.stdout)).toEqual([{ hash: 'AbCdEfGh12', path: '/alice/doc.txt', userID: 2, expire: 0, hasPassword: true, username: 'alice', state: 'ok' }]);
     expect(json.stdout).not.toContain('secret');
     expect((await fd('shares', 'rm', 'AbCdEfGh12')).code).toBe(0);
     expect((await fd('shares', 'rm', 'AbCdEfGh12')).code).toBe(1);
