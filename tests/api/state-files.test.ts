@@ -95,6 +95,20 @@ describe('state files inside the files root', () => {
     expect((await names('/', carol)).names).toEqual(['conf', 'mine.txt']);
   });
 
+  test('search through the name index never names them', async () => {
+    const { root } = await layout('filedeck.db', 'cache');
+    writeFileSync(join(root, 'filedeck-notes.txt'), 'a user file that matches too');
+    const admin = await t!.adminToken();
+    t!.s.index.start();
+    for (const end = Date.now() + 10_000; !t!.s.index.ready(); await Bun.sleep(50)) if (Date.now() > end) throw new Error('index not ready');
+    await t!.s.index.settled();
+    const found = await (await t!.req('GET', '/api/search/?query=filedeck', { token: admin })).text();
+    expect(found).toContain('filedeck-notes.txt'); // the index answered
+    expect(found).not.toContain('filedeck.db');
+    const cached = await (await t!.req('GET', '/api/search/?query=name-index', { token: admin })).text();
+    expect(cached).not.toContain('name-index');
+  });
+
   test('a database inside one user\'s scope: hidden from that user too', async () => {
     const { root } = await layout('bob/state/filedeck.db', 'bob/state/cache');
     writeFileSync(join(root, 'bob/state/notes.txt'), 'bob\'s own notes');

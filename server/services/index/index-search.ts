@@ -1,4 +1,5 @@
 import { below as belowPath, type NameIndexStore, type StoredRow } from '../../db/name-index.store';
+import { isStatePath } from '../../fs/state-paths';
 import { indexPath } from '../../fs/index-walk';
 import { joinVirtual } from '../../fs/virtual-path';
 import { invalid } from '../../core/errors';
@@ -96,7 +97,8 @@ async function* fromIndex(store: NameIndexStore, actor: Actor, base: string, at:
   const hideDot = !!actor.user?.hideDotfiles;
   // The walk never enters hidden folders, so below the folder searched no component may be hidden.
   // `baseAt`: where the folder searched really is, when reached through a link (the rules hold there too).
-  const shown = (rel: string) => !(hideDot && rel.split('/').some((c) => c.startsWith('.'))) && visible(actor, joinVirtual(base, rel), baseAt === undefined ? undefined : joinVirtual(baseAt, rel));
+  // The server's state files (a database or cache inside the root) are no one's: fs/state-paths.ts.
+  const shown = (rel: string) => !(hideDot && rel.split('/').some((c) => c.startsWith('.'))) && visible(actor, joinVirtual(base, rel), baseAt === undefined ? undefined : joinVirtual(baseAt, rel)) && !isStatePath(actor.fs.root + joinVirtual(base, rel));
   const top = at === '/' ? 0 : at.split('/').length - 1;
   const deepest = store.maxDepth();
   const hit = (r: StoredRow): SearchHit | null => {
