@@ -1,6 +1,6 @@
 import { isAbsolute, join } from 'node:path';
 import { TRASH_DIR } from '../../fs/trash-fs';
-import type { Config } from '../../core/config';
+import { statePaths, type Config } from '../../core/config';
 import type { Logger } from '../../core/log';
 import type { SettingsService } from '../settings/settings.service';
 import type { AuditService } from '../audit/audit.service';
@@ -13,8 +13,8 @@ import { detectExecMode } from './sandbox';
  * exists to be masked).
  */
 function hiddenPaths(config: Readonly<Config> & { configFile?: string | null }): string[] {
-  const db = isAbsolute(config.database) ? [config.database, `${config.database}-wal`, `${config.database}-shm`, `${config.database}-journal`] : [];
-  return [...db, config.configFile ?? '', config.cacheDir, join(config.root, TRASH_DIR)].filter((p) => p && isAbsolute(p));
+  // The state files as config.ts names them (the one list: fs/state-paths.ts hides the same from every scope).
+  return [...statePaths(config), join(config.root, TRASH_DIR)].filter((p) => p && isAbsolute(p));
 }
 
 /** Builds the runner after deciding, once, how commands run here (bubblewrap, unsafe, or off). */
