@@ -14,9 +14,11 @@ export type { PlaceOpts } from './scope-copy-move';
 /**
  * The ONLY way to reach user files on disk. Rooted at a scope; every virtual path ("/a/b", already canonical)
  * is joined under the root and checked so that no symlink, existing or dangling, at any component, leads outside
- * the root (unless followExternalSymlinks is set by the admin). Reads use the checked real location; writes go
- * to a temporary file in the real target folder and are renamed into place, so a failed write never leaves a
- * partial file and never replaces the old one.
+ * the root (unless followExternalSymlinks is set by the admin). A file's content is handed out OPEN (openReal,
+ * openRead: the checks are made again on what the kernel really opened, so a folder swapped for a link between
+ * the check and the open is refused), and callers read that descriptor, never the path; writes go to a temporary
+ * file in the real target folder and are renamed into place, so a failed write never leaves a partial file and
+ * never replaces the old one.
  *
  * Built in layers, one file per concern, each extending the one before: scope-paths.ts (resolving a path; every
  * scope, trash and rule check), scope-reads.ts (content of regular files), scope-listing.ts (listings and walks),
