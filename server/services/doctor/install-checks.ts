@@ -23,7 +23,7 @@ export function databaseFileChecks(file: string): DoctorCheck[] {
 
 /** The files root: exists, is a folder, writable and owned by the user running Filedeck, not world-writable. */
 export function rootChecks(root: string): DoctorCheck[] {
-  if (!existsSync(root)) return [failed('files root', `${root} does not exist`, `mkdir -p ${root} (owned by the service user), or fix "root" in the configuration`)];
+  if (!existsSync(root)) return [failed('files root', `${root} does not exist`, `if it lives on a disk that is not mounted, mount it; for a new installation mkdir -p ${root} (owned by the service user); or fix "root" in the configuration`)];
   const st = statSync(root);
   if (!st.isDirectory()) return [failed('files root', `${root} is not a folder`, 'point "root" at a folder')];
   try {
