@@ -186,6 +186,28 @@ describe('rules inside the sandbox (issue 32: the runner sees what the API lets 
     expect([ok.lines, ok.exit]).toEqual([['finedenied words'], 0]);
   });
 
+  test('a rule that allows a server file again never uncovers it: state files are masked after the rules', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'filedeck-sbx-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    mkdirSync(join(dir, 'private'));
+    const app = await makeTestApp({ enableExec: 'true', root: dir, database: join(dir, 'private', 'filedeck.db') });
+    t = app;
+    const rules = [
+      { allow: false, regex: false, path: '/private', regexp: null },
+      { allow: true, regex: false, path: '/private/filedeck.db', regexp: null },
+    ];
+    const eve = await app.userToken('eve', { execute: true }, { scope: '/', commands: ['wc', 'sh', 'ls'], rules });
+    const server = app.app.listen({ hostname: '127.0.0.1', port: 0 });
+    cleanup.push(() => server.stop());
+    const r = await runCommandSocket(server.server!.port!, '/', `sh -c 'wc -c < private/filedeck.db'`, eve);
+    expect(r.exit).not.toBe(0);
+    expect(r.lines.join('\n')).toContain('Permission denied');
+    // The denied folder shows only the file the rule allows (and the masked journal files' mount points).
+    const shown = (await runCommandSocket(server.server!.port!, '/', 'ls private', eve)).lines;
+    expect(shown.filter((n) => !/^filedeck\.db(-wal|-shm|-journal)?$/.test(n))).toEqual([]);
+    expect(shown).toContain('filedeck.db');
+  });
+
   test('regex rules over more than the sandbox may walk: commands are refused with a clear message', async () => {
     const { run } = await ruled([{ allow: false, regex: true, path: '', regexp: { raw: '\\.key$' } }]);
     const saved = { ...MASK_WALK_BOUND };
