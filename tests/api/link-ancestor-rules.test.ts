@@ -69,16 +69,25 @@ test('the folder size of a linked folder leaves out what the rules deny at the r
   const direct = await (await t.req('GET', '/api/resources/a/', { token })).json();
   expect(direct.folderSize).toBe(PUB.length);
   expect(viaLink.folderSize).toBe(PUB.length);
-  // A regex rule takes the per-entry path of folder sizes: the same answer.
-  await t.s.settings.update({ rules: [{ allow: false, regex: true, path: '', regexp: { raw: '^/a/secret(/|$)' } }] }, ['rules']);
+});
+
+test('the folder size of a linked folder under a regex rule (every entry asked) leaves out what it denies at the real location', async () => {
+  const token = await setup([{ allow: false, regex: true, path: '', regexp: { raw: '^/a/secret(/|$)' } }]);
+  await ready();
   const regex = await (await t.req('GET', '/api/resources/l/', { token })).json();
   expect([names(regex), regex.folderSize]).toEqual([['pub'], PUB.length]);
 });
 
-test('search through a linked folder (walk and index) finds nothing the rules deny at the real location', async () => {
+test('search through a linked folder (walk) finds nothing the rules deny at the real location', async () => {
   const token = await setup();
+  const r = await t.req('GET', '/api/search/l/?query=hidden', { token });
+  expect(r.headers.get('X-Search-Source')).toBe('walk');
   expect(await searchPaths(token, '/l/', 'hidden')).toEqual([]);
   expect(await searchPaths(token, '/l/', 'p.txt')).toEqual(['pub/p.txt']);
+});
+
+test('search through a linked folder (index) finds nothing the rules deny at the real location', async () => {
+  const token = await setup();
   await ready();
   const r = await t.req('GET', '/api/search/l/?query=hidden', { token });
   expect(r.headers.get('X-Search-Source')).toBe('index');
@@ -102,11 +111,16 @@ test('an archive of a linked folder leaves out what the rules deny at the real l
   expect(got.some((n) => n.endsWith('pub/p.txt'))).toBe(true);
 });
 
-test('copying a linked folder holding a denied subtree is refused (route and job); nothing lands', async () => {
+test('copying a linked folder holding a denied subtree is refused; nothing lands', async () => {
   const token = await setup();
   const r = await t.req('PATCH', `/api/resources/l?action=copy&destination=${encodeURIComponent('/c')}`, { token });
   expect(r.status).toBe(403);
   expect(existsSync(join(t.root, 'c'))).toBe(false);
+  expect((await t.req('GET', '/api/raw/c/secret/hidden-doc.txt', { token })).status).toBe(404);
+});
+
+test('a copy job of a linked folder holding a denied subtree fails; nothing lands', async () => {
+  const token = await setup();
   mkdirSync(join(t.root, 'dst'));
   const job: Job = await waitJob(t, token, (await startJob(t, token, { kind: 'copy', items: ['/l'], destination: '/dst' })).id);
   expect(job.state).toBe('failed');
