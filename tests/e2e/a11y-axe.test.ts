@@ -95,9 +95,6 @@ for (const theme of ['light', 'dark'] as const) {
       await page.waitForSelector('[data-testid=csv] tbody tr');
       await scan(found, 'csv viewer');
       await page.goto(`${base}/files/code.ts`);
-      await page.waitForSelector('[data-testid=editor-host][data-status=ready] .cm-content');
-      await scan(found, 'code view');
-      await page.click('[data-testid=viewer-edit]');
       await page.waitForSelector('[data-testid=editor][data-readonly=false] [data-testid=editor-host][data-status=ready] .cm-content');
       await scan(found, 'editor');
 

@@ -180,20 +180,26 @@ describe('document viewers', () => {
     expect(await flags(page)).toMatchObject({ epubScript: undefined, epubOnerror: undefined });
   });
 
-  test('code opens read-only with highlighting, then Edit makes it editable and saves; without modify there is no Edit', async () => {
+  test('code opens in the editor ready to type, with highlighting, and saves; without modify it is read-only with no Edit', async () => {
     await page.goto(`${server.url}/files/docs/app.ts`);
-    await page.waitForSelector('[data-testid=editor][data-readonly=true] [data-testid=editor-host][data-status=ready] .cm-content');
-    expect(await page.getAttribute('.cm-content', 'contenteditable')).toBe('false');
-    await page.waitForFunction(() => [...document.querySelectorAll('.cm-line span')].some((s) => s.textContent === 'function'));
-    await shots(page, 'viewers-code-readonly');
-    await page.click('[data-testid=viewer-edit]');
     await page.waitForSelector('[data-testid=editor][data-readonly=false] [data-testid=editor-host][data-status=ready] .cm-content');
-    await page.click('.cm-content');
+    expect(await page.getAttribute('.cm-content', 'contenteditable')).toBe('true');
+    expect(await page.locator('[data-testid=viewer-edit]').count()).toBe(0);
+    await page.waitForFunction(() => [...document.querySelectorAll('.cm-line span')].some((s) => s.textContent === 'function'));
+    await shots(page, 'viewers-code-editor');
     await page.keyboard.press('Control+End');
     await page.keyboard.type('// edited');
     await page.keyboard.press('Control+s');
     await page.waitForSelector('[data-testid=editor-dirty]', { state: 'detached' });
     expect(readFileSync(join(root, 'docs/app.ts'), 'utf8')).toEndWith('// edited');
+
+    // A rendered document switches to the editor with one key, E.
+    await page.goto(`${server.url}/files/docs/readme.md`);
+    await page.waitForSelector('[data-testid=markdown] h1');
+    expect(await page.getAttribute('[data-testid=viewer-edit]', 'aria-keyshortcuts')).toBe('E');
+    await page.keyboard.press('e');
+    await page.waitForSelector('[data-testid=editor][data-readonly=false] [data-testid=editor-host][data-status=ready] .cm-content');
+    expect(await page.textContent('.cm-content')).toContain('# Project notes');
 
     const reader = await newPage(browser);
     await login(reader.page, server.url, 'reader', READER_PW);

@@ -32,11 +32,17 @@ beforeAll(async () => {
 });
 afterAll(() => closeSession(ws, session));
 
-/** Opens a text file (it opens for reading first) and, when `edit`, switches to editing with its Edit button. */
-async function openEditor(p: Page, rel: string, edit = true): Promise<void> {
+/**
+ * Opens a text file: it opens in the editor, ready to type (spec §2), read-only for a user without modify. Markdown
+ * opens rendered first: the E key switches it to the editor.
+ */
+async function openEditor(p: Page, rel: string, readOnly = false): Promise<void> {
   await p.goto(`${server.url}/files/${rel}`);
-  if (edit) await p.click('[data-testid=viewer-edit]');
-  await p.waitForSelector(`[data-testid=editor][data-readonly=${!edit}] [data-testid=editor-host][data-status=ready] .cm-content`);
+  if (rel.endsWith('.md')) {
+    await p.waitForSelector('[data-testid=markdown]');
+    await p.keyboard.press('e');
+  }
+  await p.waitForSelector(`[data-testid=editor][data-readonly=${readOnly}] [data-testid=editor-host][data-status=ready] .cm-content`);
 }
 
 /** Types at the end of the document. */
@@ -47,6 +53,18 @@ async function typeAtEnd(p: Page, text: string): Promise<void> {
 }
 
 describe('editor', () => {
+  test('a text file opens in the editor with the caret in it: typing at once edits the file', async () => {
+    await openEditor(page, 'docs/notes.txt');
+    await page.waitForFunction(() => !!document.activeElement?.closest('.cm-editor'));
+    expect(await page.locator('[data-testid=viewer-edit]').count()).toBe(0);
+    await page.keyboard.type('0 ');
+    await page.waitForSelector('[data-testid=editor-dirty]');
+    await page.keyboard.press('Control+s');
+    await page.waitForSelector('[data-testid=editor-dirty]', { state: 'detached' });
+    expect(disk('docs/notes.txt')).toBe('0 first line\nsecond line\n');
+    put(root, 'docs/notes.txt', 'first line\nsecond line\n');
+  });
+
   test('edits are saved with the Save button and with Ctrl+S', async () => {
     await openEditor(page, 'docs/notes.txt');
     expect(await page.textContent('[data-testid=editor-name]')).toBe('notes.txt');
@@ -68,7 +86,7 @@ describe('editor', () => {
   });
 
   test('a language mode is chosen from the file name', async () => {
-    await openEditor(page, 'docs/app.ts', false);
+    await openEditor(page, 'docs/app.ts');
     // once the TypeScript mode has loaded, keywords get their own highlighting spans
     await page.waitForFunction(() => [...document.querySelectorAll('.cm-line span')].some((s) => s.textContent === 'function'));
     await shot(page, 'viewers-editor-typescript');
@@ -78,7 +96,6 @@ describe('editor', () => {
     // opened from the listing, so Back stays inside the app
     await page.goto(`${server.url}/files/docs/`);
     await page.dblclick('[data-testid=item][data-name="notes.txt"]');
-    await page.click('[data-testid=viewer-edit]');
     await page.waitForSelector('[data-testid=editor][data-readonly=false] [data-testid=editor-host][data-status=ready] .cm-content');
     await typeAtEnd(page, '\nnot to be kept');
 
@@ -138,7 +155,7 @@ describe('editor', () => {
   test('a user without the modify permission gets a read-only editor', async () => {
     const reader = await newPage(browser);
     await login(reader.page, server.url, 'reader', READER_PW);
-    await openEditor(reader.page, 'docs/notes.txt', false);
+    await openEditor(reader.page, 'docs/notes.txt', true);
     expect(await reader.page.getAttribute('[data-testid=editor]', 'data-readonly')).toBe('true');
     await reader.page.waitForSelector('[data-testid=editor-readonly]');
     expect(await reader.page.locator('[data-testid=editor-save]').count()).toBe(0);

@@ -13,7 +13,7 @@ import { useLeaveGuard } from './use-leave-guard';
 import type { EditorProps } from './editor-props';
 
 /** The text editor (spec §2): CodeMirror, Ctrl+S / Save, and a guard against losing unsaved changes. */
-export function EditorView({ resource, onClose, viewing = false, onEdit }: EditorProps) {
+export function EditorView({ resource, onClose }: EditorProps) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const { user } = useSnapshot(auth);
@@ -22,7 +22,7 @@ export function EditorView({ resource, onClose, viewing = false, onEdit }: Edito
   const content = resource.content;
   // Without the text (no download permission, or too large) saving would overwrite the file with nothing.
   const editable = resource.type !== 'textImmutable' && content !== undefined && !!user?.perm.modify;
-  const readOnly = !editable || viewing;
+  const readOnly = !editable;
 
   useEffect(() => {
     resetEditor();
@@ -72,12 +72,7 @@ export function EditorView({ resource, onClose, viewing = false, onEdit }: Edito
           )}
         </h1>
         <div className="viewer-bar__actions">
-          {editable && viewing && onEdit ? (
-            <button type="button" className="btn btn--primary editor__save" data-testid="viewer-edit" onClick={onEdit}>
-              <ViewerIcon name="edit" />
-              <span>{t('viewers.edit')}</span>
-            </button>
-          ) : readOnly ? (
+          {readOnly ? (
             <span className="editor__badge" data-testid="editor-readonly">
               <ViewerIcon name="lock" />
               {t('editor.readOnly')}

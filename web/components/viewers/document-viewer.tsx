@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { WebResource } from '../../api/resources';
@@ -20,12 +20,29 @@ export interface DocumentViewerProps {
   onEdit(): void;
 }
 
-/** Markdown, CSV/TSV or JSON shown rendered, with Close, Edit (when the file may be changed) and Download. */
+/** True when a key press belongs to a field, a button or a menu rather than to the page. */
+const typingIn = (e: KeyboardEvent) => {
+  const el = e.target as HTMLElement | null;
+  return !!el?.closest?.('input, textarea, select, [contenteditable=""], [contenteditable="true"], [role=dialog], [role=menu]');
+};
+
+/** Markdown, CSV/TSV or JSON shown rendered, with Close, Edit (or the E key, when the file may be changed) and Download. */
 export function DocumentViewer({ resource, kind, onClose, onEdit }: DocumentViewerProps) {
   const { t } = useTranslation();
   const { user } = useSnapshot(auth);
   const content = resource.content ?? '';
   const editable = resource.type === 'text' && resource.content !== undefined && !!user?.perm.modify;
+  // One key from the rendered view to the editor: E, unless a field or dialog has the key.
+  useEffect(() => {
+    if (!editable) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key.toLowerCase() !== 'e' || e.ctrlKey || e.metaKey || e.altKey || e.repeat || e.defaultPrevented || typingIn(e)) return;
+      e.preventDefault();
+      onEdit();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [editable, onEdit]);
   return (
     <section className="doc-viewer" aria-label={resource.name} data-testid="doc-viewer" data-kind={kind}>
       <header className="viewer-bar doc-viewer__bar">
@@ -42,7 +59,7 @@ export function DocumentViewer({ resource, kind, onClose, onEdit }: DocumentView
             </a>
           )}
           {editable && (
-            <button type="button" className="btn btn--primary editor__save" data-testid="viewer-edit" onClick={onEdit}>
+            <button type="button" className="btn btn--primary editor__save" data-testid="viewer-edit" aria-keyshortcuts="E" title={`${t('viewers.edit')} (E)`} onClick={onEdit}>
               <Icon name="edit" />
               <span>{t('viewers.edit')}</span>
             </button>

@@ -14,8 +14,9 @@ export interface TextFileProps {
 }
 
 /**
- * A text file opens for reading first: Markdown rendered, CSV/TSV as a table, JSON as a tree, anything else in the
- * read-only code view with highlighting. Edit (offered only when the file may be changed) opens the editor.
+ * A text file opens in the editor, ready to type (spec §2: /files/{path} is the editor for text items; read-only
+ * with a badge when the file may not be changed). Documents that have a rendered view open rendered first:
+ * Markdown, CSV/TSV as a table, JSON as a tree; their Edit button, or the E key, switches to the editor.
  */
 export function TextFile({ resource, onClose, startEditing = false }: TextFileProps) {
   const [editing, setEditing] = useState(startEditing);
@@ -24,8 +25,7 @@ export function TextFile({ resource, onClose, startEditing = false }: TextFilePr
   }, [resource.path, startEditing]);
   const edit = () => setEditing(true);
   const kind = documentKind(resource.name);
-  if (editing || !kind || resource.content === undefined)
-    return <Editor key={String(editing)} resource={resource} onClose={onClose} viewing={!editing} onEdit={edit} />;
+  if (editing || !kind || resource.content === undefined) return <Editor resource={resource} onClose={onClose} />;
   return (
     <Suspense fallback={<section className="doc-viewer" aria-busy="true" />}>
       <DocumentViewer resource={resource} kind={kind} onClose={onClose} onEdit={edit} />
