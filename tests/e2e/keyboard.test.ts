@@ -135,6 +135,26 @@ describe('keyboard only', () => {
     expect(page.url()).toBe(`${base}/files/Docs/`);
   });
 
+  test('Alt+↑ goes up while the folder it is in is still loading (the listing is held back)', async () => {
+    await load('/files/Docs/');
+    await tabTo('[data-testid=item]');
+    await waitFocus('Inner');
+    // Hold the listing of Inner until the key has been pressed: before, the key was dropped while no listing was on show.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/api/resources/Docs/Inner/**', async (route) => {
+      await held;
+      await route.continue().catch(() => {});
+    });
+    await press('Enter');
+    await waitPath('/files/Docs/Inner/');
+    await press('Alt+ArrowUp');
+    await waitPath('/files/Docs/');
+    release();
+    await page.unroute('**/api/resources/Docs/Inner/**');
+    await waitFocus('Inner');
+  });
+
   test('rename: F2, type, Enter; the renamed item keeps the focus', async () => {
     await load('/files/Docs/');
     await tabTo('[data-testid=item]');

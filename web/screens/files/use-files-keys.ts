@@ -52,8 +52,20 @@ export function useFilesKeys(listing: () => (ActionContext & { order: ArrayLike<
         showPrompt('help');
         return;
       }
+      if (typing) return;
+      // Up needs no listing: it goes from the folder the address bar asks for, so it works while that folder is
+      // still loading (the previous listing, or none, on show; files.path not yet updated). Never from a file view.
+      if (matchesAny(SHORTCUTS.up, e)) {
+        const raw = rawAppPath();
+        if (!raw.endsWith('/') && raw !== '/files') return;
+        const up = parentUrl(askedFolder(raw) ?? files.path);
+        if (!up) return;
+        e.preventDefault();
+        goTo(up);
+        return;
+      }
       const ctx = latest.current();
-      if (!ctx || typing) return;
+      if (!ctx) return;
       const action = FILE_ACTIONS.find((a) => a.shortcut && matchesAny([a.shortcut], e));
       if (action) {
         e.preventDefault();
@@ -61,14 +73,7 @@ export function useFilesKeys(listing: () => (ActionContext & { order: ArrayLike<
         return;
       }
       if (matchesAny(SHORTCUTS.esc, e)) return resetSelection();
-      if (matchesAny(SHORTCUTS.up, e)) {
-        // From the folder asked for, not the listing on show: while a folder loads, the previous one is still shown,
-        // and for a render after a navigation even files.path still names it.
-        const up = parentUrl(askedFolder(rawAppPath()) ?? (files.path || ctx.folder.path));
-        if (!up) return;
-        e.preventDefault();
-        goTo(up);
-      } else if (matchesAny(SHORTCUTS.ctrlA, e)) {
+      if (matchesAny(SHORTCUTS.ctrlA, e)) {
         e.preventDefault();
         selectAll(ctx.order, ctx.folder.items?.length ?? 0);
       } else if (matchesAny(SHORTCUTS.ctrlC, e) || matchesAny(SHORTCUTS.ctrlX, e)) {
