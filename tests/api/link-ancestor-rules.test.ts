@@ -155,3 +155,13 @@ test('a public share of a linked folder hides what the owner\'s rules deny at th
   const got = await zipNames(new Uint8Array(await zip.arrayBuffer()));
   expect(got.filter((n) => n.includes('secret') || n.includes('hidden'))).toEqual([]);
 });
+
+test('an archive job of a linked folder holding a denied subtree fails and its totals do not count it', async () => {
+  const token = await setup();
+  mkdirSync(join(t.root, 'out'));
+  const job: Job = await waitJob(t, token, (await startJob(t, token, { kind: 'archive', items: ['/l'], destination: '/out' })).id);
+  // Read like a copy: a denied entry beneath fails it; the progress totals say nothing of the denied subtree.
+  expect(job.state).toBe('failed');
+  expect([job.progress.filesTotal, job.progress.bytesTotal]).toEqual([1, PUB.length]);
+  expect(readdirSync(join(t.root, 'out'))).toEqual([]);
+});
