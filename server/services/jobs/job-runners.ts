@@ -8,7 +8,7 @@ import { extractArchive, extractTarget } from '../archive/extract';
 import { commitWrite } from '../files/commit-decision';
 import type { FilesService } from '../files/files.service';
 import { copyOrMove, freeName } from '../files/files-write';
-import { authorize, authorizePath, visible } from '../policy/file-policy';
+import { authorize, authorizePath, rulesAllowAt } from '../policy/file-policy';
 import type { ProgressTracker } from './job-progress';
 
 /** What a running job works with. `actor.fs` reports copies and temps to the tracker and stops on `signal`. */
@@ -42,8 +42,8 @@ async function count(ctx: RunContext): Promise<Map<string, { files: number; byte
     const c = { files: stats.isDirectory() ? 0 : 1, bytes: stats.isDirectory() ? 0 : stats.size };
     if (stats.isDirectory())
       for await (const e of ctx.actor.fs.walk(item, () => true, ctx.signal)) {
-        // What the rules hide (at its path or where it really is) is not counted: totals say nothing of it.
-        if (e.isDir || !visible(ctx.actor, e.path, e.at)) continue;
+        // What the rules deny (at its path or where it really is) is not counted: totals say nothing of it.
+        if (e.isDir || !rulesAllowAt(ctx.actor, e.path, e.at)) continue;
         c.files++;
         if (bytes) c.bytes += (await ctx.actor.fs.stat(e.path).catch(() => null))?.stats.size ?? 0;
       }

@@ -61,6 +61,14 @@ export function visible(actor: Actor, path: string, at?: string): boolean {
   return actor.allows(path) && (at === undefined || actor.allows(at));
 }
 
+/**
+ * The rules alone (no dotfile hiding) on an entry's path and, when it was reached through a link (`at`, as for
+ * visible()), where it really is: what each descendant of a tree effect must pass, and what a job counts.
+ */
+export function rulesAllowAt(actor: Actor, path: string, at?: string): boolean {
+  return actor.rulesAllow(path) && (at === undefined || actor.rulesAllow(at));
+}
+
 /** Decides effects on single paths (no subtree walk). Throws 403 naming the missing permission. */
 export function authorizePath(actor: Actor, access: Access, ...paths: string[]): void {
   for (const p of NEEDS[access]) if (!actor.can(p)) throw forbidden(`the ${p} permission is needed`);
@@ -86,7 +94,7 @@ export async function authorize(actor: Actor, effects: Effect[]): Promise<void> 
     // A link moved or deleted leaves its target where it is: only a copy (read) takes what lies at the real location.
     const real = !st.isSymlink || e.access === 'read';
     for await (const d of actor.fs.walk(e.path)) {
-      if (!actor.rulesAllow(d.path) || (real && d.at !== undefined && !actor.rulesAllow(d.at))) throw forbidden();
+      if (!rulesAllowAt(actor, d.path, real ? d.at : undefined)) throw forbidden();
       if (e.to !== undefined && !actor.rulesAllow(e.to + d.path.slice(e.path === '/' ? 0 : e.path.length))) throw forbidden();
     }
   }
