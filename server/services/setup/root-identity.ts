@@ -65,7 +65,12 @@ export function rootVerdict(root: string, recorded: RootIdentity | null, hasLink
   }
   if (!st.isDirectory()) return { ok: false, reason: 'not-a-folder', message: `the files root ${root} is not a folder`, fix: 'point "root" at the folder of your files' };
   const marker = readMarker(root);
-  const held = holdsFiles(root);
+  let held: boolean;
+  try {
+    held = holdsFiles(root);
+  } catch (e) {
+    return { ok: false, reason: 'not-a-folder', message: `the files root ${root} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`, fix: 'run Filedeck as the user owning the root, or fix its permissions' };
+  }
   const here = { device: String(st.dev), inode: String(st.ino) };
   if (!recorded) {
     if (!held && hasLinks && !marker)
