@@ -210,6 +210,15 @@ export class ScopeListing extends ScopeReads {
    * entry `name` below is then at joinVirtual(result, name). One comparison per folder, nothing per entry.
    */
   realPathOf(vpath: string, real: string): string | undefined {
+    // Where links are followed out of the scope, real() answers the path as given: resolve it here (one realpath
+    // per folder read, in that mode only).
+    if (this.followExternalSymlinks) {
+      try {
+        real = realpathSync(real);
+      } catch {
+        return undefined;
+      }
+    }
     const v = this.virtualOf(real);
     return v === null || v === vpath ? undefined : v;
   }

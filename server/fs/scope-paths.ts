@@ -127,9 +127,11 @@ export class ScopePaths {
     // The trash is no scope's: nothing inside it is reachable by a path, a link or a scope set inside it.
     if (inTrash(disk) || isStatePath(disk)) throw new AppError('NOT_FOUND');
     if (this.followExternalSymlinks) {
-      // Links are followed anywhere, but never to the trash or a state file.
+      // Links are followed anywhere, but never to the trash or a state file, nor (inside the scope) to what the
+      // rules deny where the link really leads.
       const to = await realLocation(disk).catch(() => disk);
       if (inTrash(to) || isStatePath(to)) throw new AppError('NOT_FOUND');
+      if (!this.targetAllowed(to, vpath)) throw forbidden();
       return disk;
     }
     return this.checkResolved(await wrapFs(() => realLocation(disk)), vpath);

@@ -18,8 +18,8 @@ afterEach(() => t?.close());
 const SECRET = 'top secret '.repeat(100); // 1100 bytes
 const PUB = 'public';
 
-async function setup(rules: unknown[] = [{ allow: false, regex: false, path: '/a/secret', regexp: null }]) {
-  t = await makeTestApp();
+async function setup(rules: unknown[] = [{ allow: false, regex: false, path: '/a/secret', regexp: null }], flags: Record<string, unknown> = {}) {
+  t = await makeTestApp(flags);
   mkdirSync(join(t.root, 'a', 'secret', 'deep'), { recursive: true });
   mkdirSync(join(t.root, 'a', 'pub'), { recursive: true });
   writeFileSync(join(t.root, 'a', 'secret', 'hidden-doc.txt'), SECRET);
@@ -164,4 +164,15 @@ test('an archive job of a linked folder holding a denied subtree fails and its t
   expect(job.state).toBe('failed');
   expect([job.progress.filesTotal, job.progress.bytesTotal]).toEqual([1, PUB.length]);
   expect(readdirSync(join(t.root, 'out'))).toEqual([]);
+});
+
+test('where links may leave the scope (followExternalSymlinks), the rules still hold where an in-scope link leads', async () => {
+  const token = await setup(undefined, { followExternalSymlinks: 'true' });
+  symlinkSync(join(t.root, 'a', 'secret'), join(t.root, 'direct'));
+  for (const path of ['/api/raw/direct/hidden-doc.txt', '/api/raw/l/secret/hidden-doc.txt', '/api/resources/l/secret/', '/api/resources/direct/'])
+    expect({ path, status: (await t.req('GET', path, { token })).status }).toEqual({ path, status: 403 });
+  expect(names(await (await t.req('GET', '/api/resources/l/', { token })).json())).toEqual(['pub']);
+  const tree = (await (await t.req('GET', '/api/tree/l', { token })).json()) as { path: string }[];
+  expect(tree.map((e) => e.path).sort()).toEqual(['/l/pub', '/l/pub/p.txt']);
+  expect(await searchPaths(token, '/l/', 'hidden')).toEqual([]);
 });
