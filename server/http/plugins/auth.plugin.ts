@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { SignJWT, jwtVerify } from 'jose';
+import { jwt } from '@elysiajs/jwt';
 import type { PermName } from '../../contract/user';
 import { forbidden, unauthorized } from '../../core/errors';
 import type { StoredUser } from '../../contract/user';
@@ -59,13 +59,41 @@ export function tokenFrom(request: Request): string | null {
  * `actor`; the permission check lives here, not in handlers. Also decorates `issueToken` for login/renew.
  */
 export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
-  // Signature checks are pure functions of the token text, so their results are memoised (bounded). The
-  // session row and the user are still looked up on every request: revocation stays immediate.
+  // Tokens are signed and checked by @elysiajs/jwt, given the imported key (a CryptoKey: never re-imported).
+  const signer = jwt({ name: 'jwt', secret: key, alg: 'HS256', iss: ISSUER });
+  const tokens = signer.decorator.jwt;
+  /** A claim value as the plugin types it (plain JSON; our interfaces carry no index signature). */
+  const claim = (v: object) => v as Parameters<typeof tokens.sign>[0][string];
+  // A signature check is a pure function of the token text, so its verified claims are remembered by the exact
+  // token until it expires (bounded; ~100 µs saved per request). The session row and the user are still looked up
+  // on every request: revocation stays immediate.
   const verified = new Map<string, Record<string, unknown>>();
   const remember = (token: string, claims: Record<string, unknown>) => {
     if (verified.has(token)) return;
     if (verified.size >= 10_000) verified.delete(verified.keys().next().value!);
     verified.set(token, claims);
+  };
+  const verify = async (token: string): Promise<Record<string, unknown> | null> => {
+    const hit = verified.get(token);
+    if (hit) {
+      if ((hit.exp as number) * 1000 > Date.now()) return hit;
+      verified.delete(token);
+      return null;
+    }
+    const claims = await tokens.verify(token, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['exp', 'iat'] });
+    return claims ? (claims as Record<string, unknown>) : null;
+  };
+  // The plugin stamps each token with the time it signs it (iat), so one session is signed once and its token
+  // remembered: concurrent renews that end on the same successor answer with the same token.
+  const signed = new Map<string, { expiresAt: number; token: Promise<string> }>();
+  const signOnce = (user: StoredUser, session: { sid: string; expiresAt: number }) => {
+    const hit = signed.get(session.sid);
+    if (hit && hit.expiresAt === session.expiresAt) return hit.token;
+    if (signed.size >= 10_000) signed.delete(signed.keys().next().value!);
+    const token = tokens.sign({ user: claim(tokenUser(user)), sid: session.sid, exp: Math.floor(session.expiresAt / 1000) });
+    signed.set(session.sid, { expiresAt: session.expiresAt, token });
+    token.catch(() => signed.delete(session.sid));
+    return token;
   };
   // Compiled rules per user, reused while the global rules (same loaded revision: same array) and the user's own
   // rules (compared by their text, so no edit can be missed) are unchanged. The user row itself is read every time.
@@ -87,23 +115,18 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
     return set;
   };
   return new Elysia({ name: 'auth' })
+    .use(signer)
     // Decorated, not derived: the same two functions serve every request (no per-request closures or hook).
     .decorate({
       /**
-       * Signs a token for a session; the payload carries the user object the web app reads. Its times are the
-       * session's, so one session always yields the same token (concurrent renews answer with the same one).
+       * Signs a token for a session (once per session, see signOnce); the payload carries the user object the web
+       * app reads, its expiry is the session's.
        */
-      issueToken: (user: StoredUser, session: { sid: string; createdAt: number; expiresAt: number }) =>
-        new SignJWT({ user: tokenUser(user), sid: session.sid })
-          .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-          .setIssuer(ISSUER)
-          .setIssuedAt(Math.floor(session.createdAt / 1000))
-          .setExpirationTime(Math.floor(session.expiresAt / 1000))
-          .sign(key),
+      issueToken: (user: StoredUser, session: { sid: string; createdAt: number; expiresAt: number }) => signOnce(user, session),
       /** Verifies a token and resolves its live session and user, or throws 401. */
       verifyToken: async (token: string | null) => {
         if (!token) throw unauthorized();
-        const claims = verified.get(token) ?? (await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['exp', 'iat'] }).then((r) => r.payload as Record<string, unknown>, () => null));
+        const claims = await verify(token);
         if (!claims || (claims.exp as number) * 1000 <= Date.now()) throw unauthorized();
         remember(token, claims);
         const user = await s.auth.authenticate(claims as { sid?: unknown; user?: { id?: unknown } });
@@ -135,7 +158,7 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
 }
 export type AuthPlugin = ReturnType<typeof authPlugin>;
 
-/** Imports the signing key once: handing jose raw bytes would re-import it on every verification (~100 µs). */
+/** Imports the signing key once: handing the plugin raw bytes would re-import it on every verification (~100 µs). */
 export function importSigningKey(raw: Uint8Array): Promise<CryptoKey> {
   return crypto.subtle.importKey('raw', new Uint8Array(raw), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
 }
