@@ -48,4 +48,13 @@ export function registerTrash(program: Command): void {
         print(o, { deleted }, () => `${deleted} item(s) deleted for good`);
       }).catch(fail);
     });
+  trash.command('purge')
+    .description('what the server does hourly, now: items past retention or the size cap, and slots on disk no item claims (untouched for an hour)')
+    .action(async (_o, cmd: Command) => {
+      const o = cmd.optsWithGlobals() as GlobalOpts;
+      await withServices(o, async (s) => {
+        const deleted = await s.trash.purge.run(s.config.root);
+        print(o, { deleted }, () => `${deleted} item(s) or unclaimed slot(s) deleted for good`);
+      }).catch(fail);
+    });
 }

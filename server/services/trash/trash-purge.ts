@@ -57,8 +57,11 @@ export class TrashPurge {
     return true;
   }
 
-  /** Retention and size cap for every user with items in the trash (server start and hourly). Returns how many went. */
-  async run(): Promise<number> {
+  /**
+   * Retention and size cap for every user with items in the trash, then slots no item claims (server start and
+   * hourly; `filedeck trash purge`). Returns how many went.
+   */
+  async run(root = this.root): Promise<number> {
     const users = new Map((await this.users.all()).map((u) => [u.id, u]));
     let n = 0;
     for (const owner of await this.store.owners()) {
@@ -66,7 +69,7 @@ export class TrashPurge {
       if (s.retentionDays > 0) for (const r of await this.store.olderThan(this.now() - s.retentionDays * DAY, owner)) if (await this.removeRow(r)) n++;
       n += await this.enforceCap(owner);
     }
-    if (this.root) n += await this.removeUnclaimed(this.root);
+    if (root) n += await this.removeUnclaimed(root);
     return n;
   }
 
