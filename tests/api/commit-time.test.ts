@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startJob, tempsUnder, waitJob } from '../helpers/jobs-fixture';
+import { makeTree, startJob, tempsUnder, waitJob } from '../helpers/jobs-fixture';
 import { ADMIN_PASSWORD, makeTestApp, type TestApp } from '../helpers/test-app';
 
 // Whether a write may replace what is at its name is decided when the name is taken (tus completion, an
@@ -107,5 +107,34 @@ test('POST /api/resources with override=true, by a user without modify: a file w
   const r = await t.req('POST', '/api/resources/late.txt?override=true', { token: bob, raw: body });
   expect(r.status).toBe(409);
   expect(readFileSync(target, 'utf8')).toBe('theirs');
+  expect(tempsUnder(t.root)).toEqual([]);
+});
+
+test('extraction: create taken away while the archive is being unpacked: its folder is not claimed', async () => {
+  t = await makeTestApp();
+  const admin = await t.adminToken();
+  const bob = await t.userToken('bob', { create: true });
+  makeTree(join(t.root, 'src'), 3000, 16);
+  expect(Bun.spawnSync(['tar', 'cf', '../big.tar', '.'], { cwd: join(t.root, 'src') }).exitCode).toBe(0);
+  const job = await startJob(t, bob, { kind: 'extract', items: ['/big.tar'], destination: '/unpacked' });
+  // The moment the job makes its staging folder (the same point before and after the fix), the admin takes create away.
+  const live = (t.s.jobs as unknown as { live: Map<number, { temp: string }> }).live.get(job.id)!;
+  let temp = '';
+  let revoking: Promise<unknown> | null = null;
+  Object.defineProperty(live, 'temp', {
+    get: () => temp,
+    set: (v: string) => {
+      temp = v;
+      revoking ??= (async () => {
+        const perm = { ...(await t.s.users.find('bob')).perm, create: false };
+        return t.req('PUT', '/api/users/2', { token: admin, body: { what: 'user', which: ['perm'], current_password: ADMIN_PASSWORD, data: { id: 2, perm } } });
+      })();
+    },
+  });
+  const end = await waitJob(t, admin, job.id); // bob's sessions ended with the change
+  expect((await revoking!)!.status).toBe(200);
+  expect(end.state).toBe('failed');
+  expect(end.error).toContain('create');
+  expect(existsSync(join(t.root, 'unpacked'))).toBe(false);
   expect(tempsUnder(t.root)).toEqual([]);
 });
