@@ -1,4 +1,4 @@
-import { close, constants, fstat, open, read, readlinkSync, stat, type Stats } from 'node:fs';
+import { close, constants, existsSync, fstat, open, read, readlinkSync, stat, type Stats } from 'node:fs';
 import { promisify } from 'node:util';
 import { invalid } from '../core/errors';
 import { fromFsError, wrapFs } from './fs-errors';
@@ -16,12 +16,28 @@ const closeP = promisify(close);
  */
 const leaked = new FinalizationRegistry<number>((fd) => close(fd, () => {}));
 
+/** Whether /proc names this process's open files (/proc/self/fd). */
+const hasProcFd = existsSync('/proc/self/fd');
+
 /** A read-only descriptor of a regular file, closed exactly once. */
 export class ReadHandle {
   private open = true;
 
-  constructor(readonly fd: number) {
+  /** @param at the path it was opened at (the fallback of `path` where there is no /proc). */
+  constructor(
+    readonly fd: number,
+    private readonly at?: string,
+  ) {
     leaked.register(this, fd, this);
+  }
+
+  /**
+   * A path that opens exactly this open file, for a call that takes only paths (copyFile): /proc/self/fd/N, the
+   * kernel's link to this very file, never a name looked up again. Valid while the handle is open. Where there is
+   * no /proc, the path it was opened at (whose checks then stand alone, as in openRegular).
+   */
+  get path(): string {
+    return hasProcFd || this.at === undefined ? `/proc/self/fd/${this.fd}` : this.at;
   }
 
   /** Reads up to `length` bytes at `position` into `buf` at `offset`. */
@@ -69,7 +85,7 @@ function openedAt(fd: number): string | null {
 export async function openRegular(real: string, where?: (opened: string) => void): Promise<{ handle: ReadHandle; stats: Stats }> {
   const before = await wrapFs(() => statP(real));
   if (!before.isFile()) throw invalid('not a regular file');
-  const handle = new ReadHandle(await wrapFs(() => openP(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW)));
+  const handle = new ReadHandle(await wrapFs(() => openP(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW)), real);
   try {
     if (where) {
       const at = openedAt(handle.fd);

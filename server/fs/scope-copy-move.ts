@@ -1,7 +1,8 @@
-import { lstat, mkdir, open, stat, utimes } from 'node:fs/promises';
+import { lstat, mkdir, open, utimes } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { exists, forbidden } from '../core/errors';
+import { AppError, exists, forbidden } from '../core/errors';
+import type { ReadHandle } from './open-regular';
 import { fromFsError, wrapFs } from './fs-errors';
 import { place } from './place';
 import { DIR_MODE, FILE_MODE, ScopeWrites, wrapMoved } from './scope-writes';
@@ -71,7 +72,7 @@ export class ScopeCopyMove extends ScopeWrites {
     try {
       if (isDir) await this.fillTree(src, tmp.path);
       else {
-        await copyOneFile(real, stats, tmp.path, tmp);
+        await copyOneFile(await this.openReal(real), tmp.path, tmp);
         this.observer?.copied?.(stats.size, src);
       }
       return await this.placeStaged(tmp, dst, { ...opts, replace: opts.replace && !isDir });
@@ -122,10 +123,11 @@ export class ScopeCopyMove extends ScopeWrites {
         await wrapFs(() => mkdir(out, { mode: DIR_MODE }));
         continue;
       }
-      const st = await stat(e.real).catch(() => null);
-      if (!st?.isFile()) continue; // vanished meanwhile, or not a regular file: nothing to copy
-      await copyOneFile(e.real, st, out);
-      this.observer?.copied?.(st.size, e.path);
+      // Opened through the scope's reads (what the kernel opened is checked), read by descriptor below.
+      const from = await this.openReal(e.real).catch((err: unknown) => (err instanceof AppError && (err.code === 'NOT_FOUND' || err.code === 'INVALID') ? null : Promise.reject(err)));
+      if (!from) continue; // vanished meanwhile, or not a regular file: nothing to copy
+      await copyOneFile(from, out);
+      this.observer?.copied?.(from.stats.size, e.path);
     }
   }
 
@@ -140,15 +142,24 @@ export class ScopeCopyMove extends ScopeWrites {
   }
 }
 
-/** Copies one regular file's bytes (holes kept) and times into `out`, a new file, or into the open temp `into`. */
-async function copyOneFile(from: string, st: Stats, out: string, into?: TempEntry): Promise<void> {
-  await wrapFs(async () => {
-    const fh = into?.fh ?? (await open(out, 'wx', FILE_MODE));
-    try {
-      await copyFileData(from, st, fh, out);
-    } finally {
-      if (!into) await fh.close();
-    }
-    await utimes(out, st.atime, st.mtime).catch(() => {});
-  });
+/**
+ * Copies one regular file's bytes (holes kept) and times into `out`, a new file, or into the open temp `into`,
+ * from the source opened by ScopedFs.openReal: read through its descriptor (ReadHandle.path), never looked up again
+ * by name, and closed here.
+ */
+async function copyOneFile(from: { handle: ReadHandle; stats: Stats }, out: string, into?: TempEntry): Promise<void> {
+  const st = from.stats;
+  try {
+    await wrapFs(async () => {
+      const fh = into?.fh ?? (await open(out, 'wx', FILE_MODE));
+      try {
+        await copyFileData(from.handle.path, st, fh, out);
+      } finally {
+        if (!into) await fh.close();
+      }
+      await utimes(out, st.atime, st.mtime).catch(() => {});
+    });
+  } finally {
+    await from.handle.close().catch(() => {});
+  }
 }

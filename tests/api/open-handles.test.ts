@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
-import { closeSync, mkdirSync, openSync, renameSync, symlinkSync, unlinkSync, writeFileSync, ftruncateSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, symlinkSync, unlinkSync, writeFileSync, ftruncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { Transformer } from '@napi-rs/image';
 import { ScopedFs } from '../../server/fs/scoped-fs';
@@ -9,7 +9,7 @@ import { listen, sha256, waitFor, type Live } from '../helpers/transfer-fixture'
 
 // ScopedFs hands out OPENED files (ScopedFs.openReal) and checks what the kernel really opened: a folder on the way
 // swapped for a link out of the scope between the path's check and the open is refused, for downloads, previews
-// (served as they are, and rendered) and subtitles (streamed and converted). sendFile reads that descriptor only,
+// (served as they are, and rendered), subtitles (streamed and converted) and copies. sendFile reads that descriptor only,
 // and closes it on every path: whole, ranged, HEAD, 304, 416, and a client that goes away mid-download.
 
 let t: TestApp;
@@ -52,13 +52,22 @@ afterAll(() => t.close());
  * shell access to the files could do between the check and the open. Undone after each test.
  */
 let undo: (() => void) | null = null;
-function swapAfterCheckOf(vpath: string) {
+function swapAfterCheckOf(vpath: string, within?: 'copy') {
   const original = ScopedFs.prototype.stat;
+  const originalCopy = ScopedFs.prototype.copy;
   const box = join(t.root, 'box');
   let swapped = false;
+  // `within`: only the check made inside that ScopedFs call (the service's own checks before it pass untouched).
+  let armed = !within;
+  if (within) {
+    ScopedFs.prototype.copy = function (this: ScopedFs, ...args: Parameters<ScopedFs['copy']>) {
+      armed = true;
+      return originalCopy.apply(this, args);
+    };
+  }
   ScopedFs.prototype.stat = async function (this: ScopedFs, p: string) {
     const r = await original.call(this, p);
-    if (p === vpath && !swapped) {
+    if (p === vpath && armed && !swapped) {
       swapped = true;
       renameSync(box, `${box}.orig`);
       symlinkSync(outside, box);
@@ -67,6 +76,7 @@ function swapAfterCheckOf(vpath: string) {
   };
   undo = () => {
     ScopedFs.prototype.stat = original;
+    ScopedFs.prototype.copy = originalCopy;
     if (swapped) {
       unlinkSync(box);
       renameSync(`${box}.orig`, box);
@@ -106,6 +116,15 @@ describe('a folder swapped for a link out of the scope between the check and the
     expect(r.status).toBe(403);
     expect(openFdsUnder(t.root) + openFdsUnder(outside)).toBe(0);
   });
+
+  test('a copy: refused, nothing from outside the scope lands in it', async () => {
+    const swapped = swapAfterCheckOf('/box/doc.bin', 'copy');
+    const r = await t.req('PATCH', `/api/resources/box/doc.bin?action=copy&destination=${encodeURIComponent('/copied.bin')}`, { token: admin });
+    expect(swapped()).toBe(true);
+    expect(r.status).toBe(403);
+    expect(existsSync(join(t.root, 'copied.bin'))).toBe(false);
+    expect(openFdsUnder(t.root) + openFdsUnder(outside)).toBe(0);
+  });
 });
 
 describe('sendFile closes the descriptor it was handed, on every path', () => {
@@ -142,7 +161,7 @@ describe('sendFile closes the descriptor it was handed, on every path', () => {
     expect(part.headers.get('content-range')).toBe(`bytes 1000000-3100000/${BIG}`);
     expect(sha256(new Uint8Array(await part.arrayBuffer()))).toBe(sha256(bigBytes.subarray(1000000, 3100001)));
     const tail = await fetch(url('/dl/big.bin'), { headers: { ...auth(), Range: 'bytes=-10' } });
-    expect(new Uint8Array(await tail.arrayBuffer())).toEqual(bigBytes.subarray(BIG - 10));
+    expect(Array.from(new Uint8Array(await tail.arrayBuffer()))).toEqual(Array.from(bigBytes.subarray(BIG - 10)));
     const small = await fetch(url('/dl/small.txt'), { headers: { ...auth(), Range: 'bytes=6-' } });
     expect(small.headers.get('content-length')).toBe('5');
     expect(await small.text()).toBe('file\n');
