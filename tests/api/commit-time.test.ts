@@ -120,7 +120,7 @@ test('extraction: create taken away while the archive is being unpacked: its fol
   // The moment the job makes its staging folder (the same point before and after the fix), the admin takes create away.
   const live = (t.s.jobs as unknown as { live: Map<number, { temp: string }> }).live.get(job.id)!;
   let temp = '';
-  let revoking: Promise<unknown> | null = null;
+  let revoking: Promise<Response> | null = null;
   Object.defineProperty(live, 'temp', {
     get: () => temp,
     set: (v: string) => {
@@ -132,7 +132,7 @@ test('extraction: create taken away while the archive is being unpacked: its fol
     },
   });
   const end = await waitJob(t, admin, job.id); // bob's sessions ended with the change
-  expect((await revoking!)!.status).toBe(200);
+  expect((await revoking!).status).toBe(200);
   expect(end.state).toBe('failed');
   expect(end.error).toContain('create');
   expect(existsSync(join(t.root, 'unpacked'))).toBe(false);

@@ -7,6 +7,7 @@ import { isWithin } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
 import type { FilesService } from '../files/files.service';
 import { authorizeJob, lostReason } from './job-actor';
+import { DEFAULT_JOB_CAPS, overCap, tooMany } from './job-caps';
 import { JobFollower } from './job-follower';
 import { liveJob, type Live } from './job-live';
 import { ProgressTracker } from './job-progress';
@@ -32,8 +33,6 @@ export interface JobsDeps {
   caps?: JobCaps;
 }
 
-/** The caps until the config says otherwise (the config's defaults). */
-export const DEFAULT_JOB_CAPS: Readonly<JobCaps> = { jobsPerUser: 20, itemsPerUser: 20_000, jobs: 200, items: 100_000 };
 
 /** Which jobs `list` returns: every user's (`all`, admins), one owner's (admins and the CLI), in some states. */
 export interface JobFilter {
@@ -81,7 +80,7 @@ export class JobsService {
     const req = parseJobRequest(body);
     authorizeJob(actor, req);
     const caps = this.deps.caps ?? DEFAULT_JOB_CAPS;
-    if (req.items.length > caps.itemsPerUser) throw new AppError('RATE_LIMITED', `a job may hold at most ${caps.itemsPerUser} items here`);
+    if (req.items.length > caps.itemsPerUser) throw tooMany(`a job may hold at most ${caps.itemsPerUser} items here`);
     for (const item of req.items) await actor.fs.stat(item); // 404 for a missing item
     if (req.kind === 'copy' || req.kind === 'move' || req.kind === 'archive') {
       const { stats } = await actor.fs.stat(req.destination!);
@@ -91,7 +90,7 @@ export class JobsService {
     const tracker = new ProgressTracker();
     const now = Date.now();
     const id = await this.deps.store.insertCapped({ owner: actor.user.id, kind: req.kind, params: req, progress: tracker.p, instance: this.instance }, now, caps);
-    if (id === null) throw new AppError('RATE_LIMITED', await this.overCap(actor.user.id, req.items.length, caps));
+    if (id === null) throw tooMany(await overCap(this.deps.store, actor.user.id, req.items.length, caps));
     // A waiting job keeps only its first items in memory; its row holds them all and is read when it starts.
     const l: Live = { id, owner: actor.user.id, req: briefParams(req) as ValidRequest, scope: actor.user.scope, state: 'queued', tracker, controller: new AbortController(), temp: '', createdAt: now, startedAt: null, finishedAt: null, error: '', result: null, saved: 0, sent: 0 };
     this.live.set(id, l);
@@ -143,15 +142,6 @@ export class JobsService {
     if (l.state !== 'running' || l.controller.signal.aborted) return;
     const why = lostReason(l.req, l.scope, await this.deps.actorOf(l.owner));
     if (why && !l.controller.signal.aborted) l.controller.abort(new AppError('FORBIDDEN', why));
-  }
-
-  /** The 429's message: which cap the job would pass. */
-  private async overCap(owner: number, items: number, caps: JobCaps): Promise<string> {
-    const { mine, all } = await this.deps.store.active(owner);
-    if (mine.jobs >= caps.jobsPerUser) return `you have ${mine.jobs} jobs queued or running, the most allowed (${caps.jobsPerUser}); wait for some to end or cancel them`;
-    if (mine.items + items > caps.itemsPerUser) return `your queued and running jobs would hold ${mine.items + items} items, more than the ${caps.itemsPerUser} allowed; wait for some to end or cancel them`;
-    if (all.jobs >= caps.jobs) return `the server has ${all.jobs} jobs queued or running, the most allowed (${caps.jobs}); try again later`;
-    return `the server's queued and running jobs would hold more than the ${caps.items} items allowed; try again later`;
   }
 
   /**
