@@ -52,7 +52,7 @@ afterAll(() => t.close());
  * shell access to the files could do between the check and the open. Undone after each test.
  */
 let undo: (() => void) | null = null;
-function swapAfterCheckOf(vpath: string, within?: 'copy') {
+function swapAfterCheckOf(vpath: string, within?: 'copy', target = outside) {
   const original = ScopedFs.prototype.stat;
   const originalCopy = ScopedFs.prototype.copy;
   const box = join(t.root, 'box');
@@ -70,7 +70,7 @@ function swapAfterCheckOf(vpath: string, within?: 'copy') {
     if (p === vpath && armed && !swapped) {
       swapped = true;
       renameSync(box, `${box}.orig`);
-      symlinkSync(outside, box);
+      symlinkSync(target, box);
     }
     return r;
   };
@@ -124,6 +124,25 @@ describe('a folder swapped for a link out of the scope between the check and the
     expect(r.status).toBe(403);
     expect(existsSync(join(t.root, 'copied.bin'))).toBe(false);
     expect(openFdsUnder(t.root) + openFdsUnder(outside)).toBe(0);
+  });
+
+  test('a link swapped in to a folder of the scope the rules deny: refused as well', async () => {
+    const denied = join(t.root, 'denied');
+    mkdirSync(denied, { recursive: true });
+    writeFileSync(join(denied, 'doc.bin'), SECRET);
+    await t.s.settings.update({ rules: [{ allow: false, regex: false, path: '/denied', regexp: null }] }, ['rules']);
+    try {
+      const bob = await t.userToken('bob');
+      expect((await t.req('GET', '/api/raw/denied/doc.bin', { token: bob })).status).toBe(403);
+      const swapped = swapAfterCheckOf('/box/doc.bin', undefined, denied);
+      const r = await t.req('GET', '/api/raw/box/doc.bin', { token: bob });
+      const body = await r.text();
+      expect(swapped()).toBe(true);
+      expect(body).not.toContain('SECRET');
+      expect(r.status).toBe(403);
+    } finally {
+      await t.s.settings.update({ rules: [] }, ['rules']);
+    }
   });
 });
 
