@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { createServices, type Services } from '../../server/app';
 import { silentLogger } from '../../server/core/log';
 import { actorFor } from '../../server/services/actor';
-import { searchCounters } from '../../server/services/index/index-search';
+import { searchCounters, searchGate } from '../../server/services/index/index-search';
 import { search } from '../../server/services/search/search.service';
-import { searchSlots } from '../../server/services/work/work-limits';
 import { cli } from '../helpers/binary';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 
@@ -252,7 +251,7 @@ describe('name index', () => {
     expect(searchCounters().rowsRead - whole).toBeGreaterThan(6_000);
     // The gate: a search holds its slot until it ends or its client leaves. Two of the admin's, left unread, hold
     // the admin's two slots; a third waits; carol's runs at once (slots are per user); when one leaves the third runs.
-    const slots = searchSlots();
+    const slots = searchGate(t.s.index);
     const held = [await t.req('GET', '/api/search/?query=report', { token: admin }), await t.req('GET', '/api/search/?query=report', { token: admin })];
     expect(slots.stats()).toMatchObject({ running: 2, waiting: 0 });
     const third = t.req('GET', '/api/search/?query=report', { token: admin });

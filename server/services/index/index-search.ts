@@ -27,6 +27,15 @@ const SMALL_DEPTH = 20_000;
  */
 const SMALL_SUBTREE = 5_000;
 
+/** The gate's slots of each server (its name index stands for it): one set per process in production, per test app in tests. */
+const gates = new WeakMap<NameIndex, FairSlots>();
+export function searchGate(index: NameIndex | null): FairSlots {
+  if (!index) return searchSlots();
+  let g = gates.get(index);
+  if (!g) gates.set(index, (g = searchSlots(true)));
+  return g;
+}
+
 /** Index rows read by searches since start (tests assert on it: what a search costs, not how long it took). */
 let rowsRead = 0;
 export const searchCounters = () => ({ rowsRead });
@@ -56,11 +65,11 @@ export async function searchAny(index: NameIndex | null, actor: Actor, base: str
     const at = indexPath(index.root, real);
     if (at !== null) {
       const baseAt = actor.fs.realPathOf(base, real);
-      return { hits: gated(searchSlots(), user, signal, (s) => fromIndex(index.reader(), actor, base, at, parseQuery(raw), s, baseAt)), source: 'index' };
+      return { hits: gated(searchGate(index), user, signal, (s) => fromIndex(index.reader(), actor, base, at, parseQuery(raw), s, baseAt)), source: 'index' };
     }
   }
   const st = index?.status();
-  return { hits: gated(searchSlots(), user, signal, (s) => search(actor, base, raw, s)), source: 'walk', percent: st?.state === 'building' ? st.percent : undefined };
+  return { hits: gated(searchGate(index), user, signal, (s) => search(actor, base, raw, s)), source: 'walk', percent: st?.state === 'building' ? st.percent : undefined };
 }
 
 /**

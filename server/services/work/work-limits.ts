@@ -58,11 +58,13 @@ export function subtitleWork(): HeavyWork {
 
 /**
  * Searches of the name index or by walk run on the main thread in short chunks that yield (index-search.ts), each
- * holding one of these slots while it runs: 4 at once, 2 per user, 256 waiting up to 30 s. One module-wide
- * instance for the same reason as above (searchAny is a plain function).
+ * holding one of these slots while it runs: 4 at once, 2 per user, 256 waiting up to 30 s. index-search.ts keeps
+ * one set per server (`fresh`); without one, the module-wide set.
  */
 let searches: FairSlots | null = null;
-export function searchSlots(): FairSlots {
-  searches ??= new FairSlots({ global: 4, perUser: 2, maxWaiting: 256, waitMs: 30_000 }, 'searches');
+export function searchSlots(fresh = false): FairSlots {
+  const make = () => new FairSlots({ global: 4, perUser: 2, maxWaiting: 256, waitMs: 30_000 }, 'searches');
+  if (fresh) return make();
+  searches ??= make();
   return searches;
 }
