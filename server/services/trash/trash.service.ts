@@ -127,18 +127,17 @@ export class TrashService implements DeleteSequence {
       if (user && this.settingsFor(actor).enabled) {
         const id = randomUUID();
         const { trashReal, moved } = await keepInTrash(await trashBaseFor(this.d.root, real), user.id, id, real);
-        const row = await this.rowFor(user, id, path, real, trashReal);
-        kept = { row, moved };
         try {
-          await this.d.store.insert(row);
+          kept = { row: await this.rowFor(user, id, path, real, trashReal), moved };
+          await this.d.store.insert(kept.row);
         } catch (e) {
-          await this.unkeep(kept, real);
+          await this.unkeep({ id, trashReal, moved }, real);
           throw e;
         }
       }
       return async (done) => {
         if (!done) {
-          if (kept) await this.unkeep(kept, real, true);
+          if (kept) await this.unkeep({ id: kept.row.id, trashReal: kept.row.trashReal, moved: kept.moved }, real, true);
           return;
         }
         await this.d.files.deps.audit?.record(actor, 'file.delete', path, { scope: user?.scope ?? '', ...(kept ? { trash: kept.row.id } : {}), replaced: true });
@@ -149,10 +148,10 @@ export class TrashService implements DeleteSequence {
   }
 
   /** Undoes a keep whose overwrite did not happen: the row and the trash's link go (a moved file goes back). */
-  private async unkeep(kept: { row: TrashRow; moved: boolean }, real: string, hadRow = false): Promise<void> {
-    if (hadRow) await this.d.store.delete(kept.row.id).catch(() => {});
-    if (kept.moved) await claimFromTrash(kept.row.trashReal, real).catch(() => {});
-    else await removeTrashed(kept.row.trashReal).catch(() => {});
+  private async unkeep(kept: { id: string; trashReal: string; moved: boolean }, real: string, hadRow = false): Promise<void> {
+    if (hadRow) await this.d.store.delete(kept.id).catch(() => {});
+    if (kept.moved) await claimFromTrash(kept.trashReal, real).catch(() => {});
+    else await removeTrashed(kept.trashReal).catch(() => {});
   }
 
   private async rowFor(user: NonNullable<Actor['user']>, id: string, path: string, entry: string, trashReal: string): Promise<TrashRow> {
