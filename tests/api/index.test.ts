@@ -238,17 +238,24 @@ describe('name index', () => {
     const carol = await t.userToken('carol', {}, { scope: '/carol' });
     const admin = await t.adminToken();
     await started(t);
+    // Trigram queries made (each reads every match of the query in the whole index, then keeps those in range).
+    const reader = t.s.index.reader();
+    const candidates = reader.candidates.bind(reader);
+    let trigramQueries = 0;
+    reader.candidates = (q) => (trigramQueries++, candidates(q));
     const before = searchCounters().rowsRead;
     const r = await t.req('GET', '/api/search/?query=report', { token: carol });
     expect(r.headers.get('X-Search-Source')).toBe('index');
     expect((await lines(r)).map((h) => h.path)).toEqual(['report-a.txt', 'report-dir', 'report-dir/inside.txt']);
-    // The four entries of carol's folder, not the 6,000 matching names elsewhere in the index.
+    // The four entries of carol's folder (a range of the path index), and no query over the whole index's names.
     expect(searchCounters().rowsRead - before).toBe(4);
+    expect(trigramQueries).toBe(0);
     // The admin's search of the whole root does read them (the count counts).
     const whole = searchCounters().rowsRead;
     const all = await lines(await t.req('GET', '/api/search/?query=report', { token: admin }));
     expect(all.length).toBe(6_000 + 3);
     expect(searchCounters().rowsRead - whole).toBeGreaterThan(6_000);
+    expect(trigramQueries).toBeGreaterThan(0);
     // The gate: a search holds its slot until it ends or its client leaves. Two of the admin's, left unread, hold
     // the admin's two slots; a third waits; carol's runs at once (slots are per user); when one leaves the third runs.
     const slots = searchGate(t.s.index);
