@@ -31,7 +31,7 @@ test('tus: an upload created with override=true to a free name, by a user withou
   expect(readFileSync(join(t.root, 'shared.txt'), 'utf8')).toBe('mine');
   expect(tempsUnder(t.root)).toEqual([]); // nothing written, nothing left
   expect((await t.req('HEAD', '/api/tus/shared.txt', { token: bob })).status).toBe(404);
-});
+}, 30_000);
 
 test('tus: modify taken away before the last byte: the replace is refused at completion', async () => {
   t = await makeTestApp();
@@ -46,7 +46,7 @@ test('tus: modify taken away before the last byte: the replace is refused at com
   expect(last.status).toBe(403);
   expect(readFileSync(join(t.root, 'report.txt'), 'utf8')).toBe('original');
   expect(tempsUnder(t.root)).toEqual([]);
-});
+}, 30_000);
 
 test('tus: with modify, an override upload still replaces (the decision is made, not refused)', async () => {
   t = await makeTestApp();
@@ -60,7 +60,7 @@ test('tus: with modify, an override upload still replaces (the decision is made,
   writeFileSync(join(t.root, 's.txt'), 'old');
   expect((await t.req('PATCH', '/api/tus/s.txt', { token: bob, headers: { ...OCTET, 'Upload-Offset': '0' }, raw: 'new' })).status).toBe(409);
   expect(readFileSync(join(t.root, 's.txt'), 'utf8')).toBe('old');
-});
+}, 30_000);
 
 test('archive-to-file job with conflict=replace, by a user without modify: a file written at its name while it ran is not replaced', async () => {
   t = await makeTestApp();
@@ -86,7 +86,7 @@ test('archive-to-file job with conflict=replace, by a user without modify: a fil
   expect(end.error).toContain('modify');
   expect(readFileSync(dst, 'utf8')).toBe('theirs');
   expect(tempsUnder(t.root)).toEqual([]);
-});
+}, 30_000);
 
 test('POST /api/resources with override=true, by a user without modify: a file written at the name while the body streams is not replaced', async () => {
   t = await makeTestApp();
@@ -108,13 +108,13 @@ test('POST /api/resources with override=true, by a user without modify: a file w
   expect(r.status).toBe(409);
   expect(readFileSync(target, 'utf8')).toBe('theirs');
   expect(tempsUnder(t.root)).toEqual([]);
-});
+}, 30_000);
 
 test('extraction: create taken away while the archive is being unpacked: its folder is not claimed', async () => {
   t = await makeTestApp();
   const admin = await t.adminToken();
   const bob = await t.userToken('bob', { create: true });
-  makeTree(join(t.root, 'src'), 3000, 16);
+  makeTree(join(t.root, 'src'), 1500, 16);
   expect(Bun.spawnSync(['tar', 'cf', '../big.tar', '.'], { cwd: join(t.root, 'src') }).exitCode).toBe(0);
   const job = await startJob(t, bob, { kind: 'extract', items: ['/big.tar'], destination: '/unpacked' });
   // The moment the job makes its staging folder (the same point before and after the fix), the admin takes create away.
@@ -137,4 +137,4 @@ test('extraction: create taken away while the archive is being unpacked: its fol
   expect(end.error).toContain('create');
   expect(existsSync(join(t.root, 'unpacked'))).toBe(false);
   expect(tempsUnder(t.root)).toEqual([]);
-});
+}, 30_000);

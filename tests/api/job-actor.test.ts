@@ -40,11 +40,14 @@ async function ended(id: number, token: string) {
   }
 }
 
-/** bob (scope /bob) with /big (2,000 files) and /small/x.txt to copy into /dst. */
+/**
+ * bob (scope /bob) with /big (1,000 files: its copy takes far longer than the admin's one request) and /small to
+ * copy into /dst.
+ */
 async function setup() {
   t = await makeTestApp();
   const admin = await t.adminToken();
-  makeTree(join(t.root, 'bob/big'), 2000, 256);
+  makeTree(join(t.root, 'bob/big'), 1000, 256);
   makeTree(join(t.root, 'bob/small'), 1, 16);
   mkdirSync(join(t.root, 'bob/dst'));
   const bob = await t.userToken('bob', { create: true }, { scope: '/bob' });
@@ -66,7 +69,7 @@ test('create taken away while a copy job runs: the job fails with the reason and
   expect(end.error).toContain('create');
   expect(existsSync(join(t.root, 'bob/dst/small'))).toBe(false);
   expect(tempsUnder(t.root)).toEqual([]);
-});
+}, 30_000);
 
 test('scope changed while a job runs: it ends rather than act on paths of another scope', async () => {
   const { admin, bob } = await setup();
@@ -81,7 +84,7 @@ test('scope changed while a job runs: it ends rather than act on paths of anothe
   expect(end.error).toContain('scope changed');
   expect(existsSync(join(t.root, 'bob/dst/small'))).toBe(false);
   expect(readdirSync(join(t.root, 'elsewhere'))).toEqual([]);
-});
+}, 30_000);
 
 test('the user deleted while their job runs: the job stops at once and leaves nothing half-copied', async () => {
   const { admin, bob } = await setup();
@@ -91,4 +94,4 @@ test('the user deleted while their job runs: the job stops at once and leaves no
   expect(liveJobs().size).toBe(0);
   expect(readdirSync(join(t.root, 'bob/dst'))).toEqual([]); // neither the big folder (its staged copy discarded) nor the small one
   expect(tempsUnder(t.root)).toEqual([]);
-});
+}, 30_000);

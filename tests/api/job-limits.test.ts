@@ -52,7 +52,7 @@ test('caps: a user past their queued jobs or items, and everyone past the total,
   expect((await start(carol, 30)).status).toBe(202); // 250: exactly at the cap
   const rows = await new JobsStore(t.s.db).active(3);
   expect(rows.all.items).toBeLessThanOrEqual(250);
-});
+}, 30_000);
 
 test('GET /api/jobs and the events show the first 20 items of a long job with its count, and page with limit and cursor', async () => {
   t = await makeTestApp();
@@ -85,7 +85,7 @@ test('GET /api/jobs and the events show the first 20 items of a long job with it
   expect(((await p3.json()) as Job[]).map((j) => j.id)).toEqual([list[4]!.id]);
   expect(p3.headers.get('x-next-cursor')).toBeNull();
   for (const bad of ['limit=0', 'limit=501', 'limit=x', 'cursor=-1']) expect((await t.req('GET', `/api/jobs?${bad}`, { token: admin })).status).toBe(400);
-});
+}, 30_000);
 
 test('a queued job keeps only its first items in memory, and an ended one keeps a summary on record', async () => {
   t = await makeTestApp();
@@ -112,4 +112,4 @@ test('a queued job keeps only its first items in memory, and an ended one keeps 
   const row = await new JobsStore(t.s.db).get(job.id);
   expect(row!.params.items).toHaveLength(20);
   expect(row!.params.itemCount).toBe(30);
-});
+}, 30_000);

@@ -46,7 +46,7 @@ test('deleting a user removes their trash (rows and slots on disk), uploads in p
   expect((await t.req('GET', '/api/resources/', { token: bob })).status).toBe(401);
   // Bob's files themselves stay where they are (only what the server keeps for him goes).
   expect(existsSync(join(t.root, 'bob'))).toBe(true);
-});
+}, 30_000);
 
 test('deleting a user with ?trashTo=<admin> hands their trash to that admin, who sees and restores it; only another admin qualifies', async () => {
   const { admin, ids } = await bobWithThings();
@@ -60,7 +60,7 @@ test('deleting a user with ?trashTo=<admin> hands their trash to that admin, who
   const back = await t.req('POST', `/api/trash/${ids[0]}/restore`, { token: admin });
   expect(back.status).toBe(200);
   expect((await back.json()).path).toBe('/bob/a.txt');
-});
+}, 30_000);
 
 test('the purge removes trash slots no row claims (a user deleted before this fix), only of the trash\'s own naming, and only once they are old', async () => {
   t = await makeTestApp();
@@ -82,4 +82,4 @@ test('the purge removes trash slots no row claims (a user deleted before this fi
   for (const p of notOurs) expect(existsSync(join(p, 'f.txt'))).toBe(true);
   expect(existsSync(join(trashDir(), '1', kept, 'keep.txt'))).toBe(true);
   expect((await (await t.req('GET', '/api/trash', { token: admin })).json()).items.map((i: { id: string }) => i.id)).toEqual([kept]);
-});
+}, 30_000);
