@@ -1,6 +1,8 @@
 import { afterEach, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createHttpApp, createServices } from '../../server/app';
+import { silentLogger } from '../../server/core/log';
 import { makeTree, startJob, tempsUnder } from '../helpers/jobs-fixture';
 import { ADMIN_PASSWORD, makeTestApp, type TestApp } from '../helpers/test-app';
 
@@ -94,4 +96,32 @@ test('the user deleted while their job runs: the job stops at once and leaves no
   expect(liveJobs().size).toBe(0);
   expect(readdirSync(join(t.root, 'bob/dst'))).toEqual([]); // neither the big folder (its staged copy discarded) nor the small one
   expect(tempsUnder(t.root)).toEqual([]);
+}, 30_000);
+
+test('across instances: a job run by another instance on the same database ends when its owner loses the permission here', async () => {
+  const { admin, bob } = await setup();
+  const other = await createServices(t.s.config, silentLogger);
+  try {
+    const app2 = await createHttpApp(other);
+    const r = await app2.handle(new Request('http://localhost/api/jobs', { method: 'POST', headers: { 'X-Auth': bob, 'Content-Type': 'application/json' }, body: JSON.stringify({ kind: 'copy', items: ['/big', '/small'], destination: '/dst' }) }));
+    expect(r.status).toBe(202);
+    const { id } = await r.json();
+    const live = (other.jobs as unknown as { live: Map<number, LiveJob> }).live.get(id)!;
+    let temp = '';
+    let revoking: Promise<Response> | null = null;
+    Object.defineProperty(live, 'temp', {
+      get: () => temp,
+      set: (v: string) => {
+        temp = v;
+        revoking ??= (async () => t.req('PUT', '/api/users/2', { token: admin, body: { what: 'user', which: ['perm'], current_password: ADMIN_PASSWORD, data: { id: 2, perm: { ...(await t.s.users.find('bob')).perm, create: false } } } }))();
+      },
+    });
+    const end = await ended(id, admin); // read through this instance: the row is shared
+    expect((await revoking!).status).toBe(200);
+    expect(end.state).toBe('failed');
+    expect(end.error).toContain('may no longer');
+    expect(existsSync(join(t.root, 'bob/dst/small'))).toBe(false);
+  } finally {
+    await other.close();
+  }
 }, 30_000);
