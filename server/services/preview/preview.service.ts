@@ -9,8 +9,8 @@ import { baseName } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
 import { authorizePath } from '../policy/file-policy';
 import { detectType, isHeifBrand, needsSniff } from '../files/detect-type';
-import { cancelled } from '../work/fair-slots';
 import type { HeavyWork } from '../work/heavy-work';
+import { SharedRuns } from '../work/shared-run';
 import { MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
 import { checkHeifSize, HEIF_NAME } from './heif';
 import { previewGate } from './preview-gate';
@@ -56,15 +56,6 @@ export interface PreviewDeps {
   toolTimeoutMs?: number;
 }
 
-/** One render in flight, shared by every request for the same uncached preview. */
-interface Render {
-  /** true: the preview is in the cache file; false: the original is fine as it is. */
-  done: Promise<boolean>;
-  /** Requests still waiting for it; when the last one goes away the render is told to stop. */
-  waiters: number;
-  stop: AbortController;
-}
-
 /**
  * Thumbnails (256x256 centre crop, JPEG) and big previews (fit in 1080 px), cached on disk by real path,
  * modification time and size. GIF (animation), SVG and formats the resizer cannot read go through raw.
@@ -81,7 +72,8 @@ export class PreviewService {
   private readonly dir: string;
   /** Remembered failures (see REMEMBERED), indexed in the same store as previews so evictions take them too. */
   private readonly failedDir: string;
-  private readonly inflight = new Map<string, Render>();
+  /** Renders in flight by key, shared by every request for the same uncached preview (true: the preview is in the cache file; false: the original is fine as it is). */
+  private readonly renders = new SharedRuns<boolean>();
   /** The outside programs that can run here (found, with a sandbox or the unsafe flag); the page configuration tells the web app. */
   readonly tools: ToolPaths;
   /** How they run; 'off' makes every program null above (the info prompt says why). */
@@ -132,20 +124,15 @@ export class PreviewService {
     const failed = join(this.failedDir, key.slice(0, 2), `${key}.json`);
     const known = await this.failure(failed);
     if (known) throw new AppError(known.code, known.detail);
-    let r = this.inflight.get(key);
-    if (!r || r.stop.signal.aborted) {
-      const stop = new AbortController();
-      const user = String(actor.user?.id ?? 'system');
-      const render = tool ? this.renderTool(actor.fs, user, tool, real, file, size, stop.signal) : this.render(actor.fs, user, real, file, size, outPng, stop.signal);
-      const done = render.catch(async (e: unknown) => {
+    const user = String(actor.user?.id ?? 'system');
+    const start = (stop: AbortSignal) => {
+      const render = tool ? this.renderTool(actor.fs, user, tool, real, file, size, stop) : this.render(actor.fs, user, real, file, size, outPng, stop);
+      return render.catch(async (e: unknown) => {
         await this.rememberFailure(real, failed, e);
         throw e;
       });
-      const fresh: Render = { done, waiters: 0, stop };
-      void fresh.done.finally(() => this.inflight.get(key) === fresh && this.inflight.delete(key)).catch(() => {});
-      this.inflight.set(key, (r = fresh));
-    }
-    return (await this.wait(r, signal)) ? image : raw;
+    };
+    return (await this.renders.join(key, start, signal)) ? image : raw;
   }
 
   /** A remembered failure of this render, or null (none, or one whose time is up). */
@@ -167,36 +154,6 @@ export class PreviewService {
     if (!REMEMBERED.includes(e.code) && !timedOut) return;
     const f: Failure = { code: e.code, detail: e.detail, until: timedOut ? Date.now() + TIMED_OUT_MS : null };
     await this.keep(real, marker, new TextEncoder().encode(JSON.stringify(f))).catch(() => {});
-  }
-
-  /** Waits for a shared render on behalf of one request. */
-  private wait(r: Render, signal?: AbortSignal): Promise<boolean> {
-    r.waiters++;
-    return new Promise<boolean>((resolve, reject) => {
-      let left = false;
-      const leave = () => {
-        if (left) return;
-        left = true;
-        signal?.removeEventListener('abort', onAbort);
-        if (--r.waiters === 0) r.stop.abort();
-      };
-      const onAbort = () => {
-        leave();
-        reject(cancelled());
-      };
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      r.done.then(
-        (v) => {
-          leave();
-          resolve(v);
-        },
-        (e) => {
-          leave();
-          reject(e);
-        },
-      );
-    });
   }
 
   private async render(fs: ScopedFs, user: string, real: string, file: string, size: PreviewSize, png: boolean, signal: AbortSignal): Promise<boolean> {

@@ -9,7 +9,7 @@ interface Run<T> {
 
 /**
  * Heavy runs shared by key: every request for the same result while it is being made waits for the one run
- * (subtitle conversions; a burst of requests for one file costs one conversion, one slot). A request that goes
+ * (previews and subtitle conversions: a burst of requests for one file costs one render, one slot). A request that goes
  * away stops waiting at once (its promise rejects as cancelled); the run itself is stopped only when no request
  * waits for it any more.
  */
