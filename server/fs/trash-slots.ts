@@ -30,10 +30,16 @@ export async function* trashSlots(base: string): AsyncGenerator<{ slot: string; 
     for (const id of await names(udir)) {
       if (!SLOT.test(id)) continue;
       const slot = join(udir, id);
-      const st = await lstat(slot).catch(() => null);
-      if (st?.isDirectory()) yield { slot, changedMs: Math.max(st.mtimeMs, st.ctimeMs) };
+      const changedMs = await slotChangedMs(slot);
+      if (changedMs !== null) yield { slot, changedMs };
     }
   }
+}
+
+/** When a slot last changed (an entry renamed in or out changes it); null when it is gone or not a folder. */
+export async function slotChangedMs(slot: string): Promise<number | null> {
+  const st = await lstat(slot).catch(() => null);
+  return st?.isDirectory() ? Math.max(st.mtimeMs, st.ctimeMs) : null;
 }
 
 /** The trash folder an item's trash location lies in (`<base>/<user>/<uuid>/<name>` -> `<base>`). */

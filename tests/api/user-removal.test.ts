@@ -77,7 +77,7 @@ test('the purge removes trash slots no row claims (a user deleted before this fi
   // Young slots are left alone (an item is moved into its slot a moment before its row is written).
   expect(await t.s.trash.purge.removeUnclaimed(t.root)).toBe(0);
   expect(existsSync(orphan)).toBe(true);
-  expect(await t.s.trash.purge.removeUnclaimed(t.root, 0)).toBe(1);
+  expect(await t.s.trash.purge.removeUnclaimed(t.root, 0, 50)).toBe(1);
   expect(existsSync(orphan)).toBe(false);
   for (const p of notOurs) expect(existsSync(join(p, 'f.txt'))).toBe(true);
   expect(existsSync(join(trashDir(), '1', kept, 'keep.txt'))).toBe(true);

@@ -5,7 +5,7 @@ import type { UsersStore } from '../../db/users.store';
 import type { Logger } from '../../core/log';
 import { join } from 'node:path';
 import { ensureTrashBase, removeTrashed, TRASH_DIR } from '../../fs/trash-fs';
-import { removeSlot, slotOf, trashBaseOf, trashSlots } from '../../fs/trash-slots';
+import { removeSlot, slotChangedMs, slotOf, trashBaseOf, trashSlots } from '../../fs/trash-slots';
 import { effectiveTrash } from './trash-settings';
 
 const DAY = 86_400_000;
@@ -88,22 +88,26 @@ export class TrashPurge {
   /**
    * Removes trash slots on disk that no row claims (a user deleted before their trash went with them, a crash
    * between an item's move and its row): only folders of the trash's own naming (`<trash>/<user id>/<uuid>`) in the
-   * root's trash and in every trash a row names, untouched for UNCLAIMED_AGE_MS, each checked against the rows
-   * again just before it goes. Returns how many went.
+   * root's trash and in every trash a row names, untouched for `minAgeMs`. Each is looked at twice, `settleMs` apart,
+   * and goes only if it is still unclaimed and untouched: a restore deletes its row a moment before it renames the
+   * item out (which touches the slot), so a slot caught in between is never taken for abandoned. Returns how many went.
    */
-  async removeUnclaimed(root: string, minAgeMs = UNCLAIMED_AGE_MS): Promise<number> {
+  async removeUnclaimed(root: string, minAgeMs = UNCLAIMED_AGE_MS, settleMs = 2000): Promise<number> {
     const reals = await this.store.trashReals();
     const claimed = new Set([...reals].map(slotOf));
     const bases = new Set([join(root, TRASH_DIR), ...[...reals].map(trashBaseOf)]);
-    let n = 0;
+    const suspects: { slot: string; changedMs: number }[] = [];
     for (const base of bases)
-      for await (const { slot, changedMs } of trashSlots(base)) {
-        if (claimed.has(slot) || this.now() - changedMs < minAgeMs) continue;
-        if (await this.store.slotClaimed(slot)) continue; // claimed meanwhile
-        await removeSlot(slot);
-        await this.shares.deleteUnderTarget(slot);
-        n++;
-      }
+      for await (const s of trashSlots(base)) if (!claimed.has(s.slot) && this.now() - s.changedMs >= minAgeMs) suspects.push(s);
+    if (!suspects.length) return 0;
+    if (settleMs > 0) await Bun.sleep(settleMs);
+    let n = 0;
+    for (const { slot, changedMs } of suspects) {
+      if ((await slotChangedMs(slot)) !== changedMs || (await this.store.slotClaimed(slot))) continue;
+      await removeSlot(slot);
+      await this.shares.deleteUnderTarget(slot);
+      n++;
+    }
     return n;
   }
 
