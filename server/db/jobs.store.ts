@@ -61,6 +61,8 @@ export interface JobCaps {
 }
 
 const ACTIVE = `state IN ('queued', 'running')`;
+/** The PostgreSQL advisory lock key that orders job starts across instances (an arbitrary constant of ours). */
+const CAPS_LOCK = 7_310_042;
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
@@ -116,10 +118,20 @@ export class JobsStore {
 
   /**
    * Inserts a job only while its owner and everyone stay within the caps on unfinished (queued or running) jobs and
-   * their items, in one statement (one writer at a time on SQLite; on PostgreSQL concurrent starts may pass the check
-   * together, each once). Returns the new id, or null when a cap would be passed (`active` then says which).
+   * their items, checked and inserted in one statement. SQLite has one writer at a time; on PostgreSQL the statement
+   * runs under a transaction-scoped advisory lock, so concurrent starts on every instance are counted one after the
+   * other. Returns the new id, or null when a cap would be passed (`active` then says which).
    */
   async insertCapped(j: Pick<JobRow, 'owner' | 'kind' | 'params' | 'progress' | 'instance'>, now: number, caps: JobCaps): Promise<number | null> {
+    if (this.db.engine === 'postgres')
+      return this.db.transaction(async (tx) => {
+        await tx.get(`SELECT pg_advisory_xact_lock(${CAPS_LOCK}) AS locked`);
+        return new JobsStore(tx).insertCappedNow(j, now, caps);
+      });
+    return this.insertCappedNow(j, now, caps);
+  }
+
+  private async insertCappedNow(j: Pick<JobRow, 'owner' | 'kind' | 'params' | 'progress' | 'instance'>, now: number, caps: JobCaps): Promise<number | null> {
     const n = j.params.items.length;
     const r = await this.db.get<{ id: number }>(
       `INSERT INTO jobs (owner, kind, params, state, progress, instance, heartbeat, created_at, changed_at, item_count)
