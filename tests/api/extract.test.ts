@@ -7,8 +7,8 @@ import * as tarStream from 'tar-stream';
 import { ARCHIVE_FORMATS } from '../../server/contract/archive';
 import { actorFor } from '../../server/services/actor';
 import { createArchive } from '../../server/services/archive/archive.service';
-import { tarHeader } from '../../server/services/archive/tar-writer';
-import { zipStream } from '../../server/services/archive/zip-writer';
+import { tarHeader } from '../helpers/tar-header';
+import { zipStream } from '../helpers/zip-writer';
 import { startJob, tempsUnder, waitJob } from '../helpers/jobs-fixture';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 

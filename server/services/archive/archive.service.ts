@@ -5,8 +5,7 @@ import { baseName, decodeOnce, isWithin, parentOf, toVirtualPath } from '../../f
 import type { Actor } from '../actor';
 import { archiveEntries, type ArchiveItem } from './archive-entries';
 import { STAGES } from './compressors';
-import { tarStream } from './tar-writer';
-import { zipStream } from './zip-writer';
+import { archiverStream } from './archiver-stream';
 
 /** The format an `algo=` value names; 400 listing the accepted names otherwise. */
 export function archiveFormat(algo: string | null): ArchiveFormat {
@@ -89,7 +88,7 @@ export async function createArchive(actor: Actor, targets: string[], algo: strin
   if (targets.length > 1) name = `_${name}`;
   const rel = (p: string) => entryName(root === '/' ? p.slice(1) : p.slice(root.length + 1));
   const entries = archiveEntries(actor, items, rel, root, signal);
-  const body = coalesce(format === 'zip' ? zipStream(entries) : tarStream(entries));
+  const body = coalesce(archiverStream(format === 'zip' ? 'zip' : 'tar', entries));
   const stage = STAGES[format];
   return { name: name + info.ext, contentType: info.contentType, stream: toWebStream(stage ? stage(body) : body, signal) };
 }

@@ -1,7 +1,15 @@
-import type { ArchiveEntry } from './archive-entries';
+// Tar headers written by hand, for tests that need an archive no writer would make (a header that lies about its
+// size, for one). POSIX ustar with pax extended headers (POSIX.1-2001) where ustar cannot hold a value: names that
+// do not fit the 100+155 byte fields or are not ASCII, sizes of 8 GiB and more, times outside 0..8^11 seconds.
 
-// POSIX ustar with pax extended headers (POSIX.1-2001) where ustar cannot hold a value: names that do not fit
-// the 100+155 byte fields or are not ASCII, sizes of 8 GiB and more, times outside 0..8^11 seconds.
+/** What a header describes. */
+export interface TarHeaderEntry {
+  name: string;
+  dir: boolean;
+  mode: number;
+  mtime: Date;
+  size: number;
+}
 
 const BLOCK = 512;
 const MAX_OCTAL_11 = 0o77777777777;
@@ -62,7 +70,7 @@ function paxRecord(key: string, value: string): string {
 const ascii = (b: Uint8Array) => b.every((c) => c >= 0x20 && c < 0x7f);
 
 /** The header block(s) of an entry: ustar, preceded by a pax header when ustar alone cannot say it exactly. */
-export function tarHeader(e: ArchiveEntry): Uint8Array {
+export function tarHeader(e: TarHeaderEntry): Uint8Array {
   const full = enc.encode(e.dir ? `${e.name}/` : e.name);
   const size = e.dir ? 0 : e.size;
   const mtime = Math.floor(e.mtime.getTime() / 1000);
@@ -90,11 +98,6 @@ export function padding(size: number): number {
   return (BLOCK - (size % BLOCK)) % BLOCK;
 }
 
-export const tarPadding = (size: number): Uint8Array => ZEROS.subarray(0, padding(size));
-
-/** The end of an archive: two zero blocks. */
-export const TAR_END: Uint8Array = ZEROS;
-
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -103,15 +106,4 @@ function concat(parts: Uint8Array[]): Uint8Array {
     at += p.length;
   }
   return out;
-}
-
-/** A tar stream of the entries; each body must yield exactly `size` bytes (the entry source guarantees it). */
-export async function* tarStream(entries: AsyncIterable<ArchiveEntry>): AsyncGenerator<Uint8Array> {
-  for await (const e of entries) {
-    yield tarHeader(e);
-    if (e.dir || !e.body) continue;
-    for await (const chunk of e.body) yield chunk;
-    if (padding(e.size)) yield tarPadding(e.size);
-  }
-  yield TAR_END;
 }

@@ -1,5 +1,7 @@
+// A zip writer for tests that need archives no real writer makes: entry names kept byte for byte ("../evil",
+// "/abs"), for the hostile-archive tests of extraction. The server writes its zips with archiver.
 import { crc32 } from 'node:zlib';
-import type { ArchiveEntry } from './archive-entries';
+import type { ArchiveEntry } from '../../server/services/archive/archive-entries';
 
 // A streamed zip without compression (STORE, as the reference does): each entry is a local header, the bytes,
 // and a data descriptor with the CRC computed on the way (general purpose flag bit 3), names in UTF-8 (bit 11).

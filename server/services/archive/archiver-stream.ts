@@ -1,0 +1,85 @@
+import { TarArchive, ZipArchive, type ArchiverOptions, type EntryData } from 'archiver';
+import { Readable } from 'node:stream';
+import type { ArchiveEntry } from './archive-entries';
+
+/**
+ * zip and tar bytes written by archiver, contained:
+ * - entries are fed one at a time, the next only after archiver says the last one is written ('entry'), so one
+ *   file is open at a time and memory stays flat whatever the tree;
+ * - the output is pulled: archiver's readable side fills up to its high-water mark, then stops reading the file;
+ * - every stream it is given or makes has an error listener; a failure destroys the archive, which ends the pull
+ *   with that error (the response is cut short: never a complete-looking archive);
+ * - a consumer that stops (a client that left) aborts the archive, destroys the open file's stream and ends the
+ *   entry source, which closes its file.
+ * zip entries are STORED (no compression, as the reference does) with data descriptors: sizes and CRC follow the
+ * bytes, so nothing is buffered.
+ */
+
+const OPTIONS: ArchiverOptions = { highWaterMark: 256 * 1024, statConcurrency: 1 };
+
+/**
+ * archiver and zip-stream strip a leading "word:" from every entry name (a Windows drive letter), which would turn
+ * "notes:2024.txt" into "2024.txt". Such a name is given as "./notes:2024.txt": untouched by that rule and
+ * extracted to the same place by every extractor. Every other name of ours passes their normalisation unchanged
+ * (already relative, "/"-separated, no "..", no "\\", no empty segment).
+ */
+export const archiveName = (name: string) => (/^\w+:/.test(name) ? `./${name}` : name);
+
+export function makeArchiver(format: 'zip' | 'tar'): ZipArchive | TarArchive {
+  return format === 'zip' ? new ZipArchive({ ...OPTIONS, store: true }) : new TarArchive(OPTIONS);
+}
+
+/** The archive of `entries` in `format`, chunk by chunk as the consumer pulls. */
+export async function* archiverStream(format: 'zip' | 'tar', entries: AsyncIterable<ArchiveEntry>): AsyncGenerator<Uint8Array> {
+  const archive = makeArchiver(format);
+  let failure: Error | null = null;
+  let stopped = false;
+  /** The open file's stream, and what wakes the feeder waiting for its entry (written, or everything stops). */
+  const at: { current: Readable | null; wake: ((e?: Error) => void) | null } = { current: null, wake: null };
+  const fail = (e: unknown) => {
+    if (failure) return;
+    failure = e instanceof Error ? e : new Error(String(e));
+    at.wake?.(failure);
+    at.current?.destroy();
+    archive.destroy(failure);
+  };
+  archive.on('error', fail);
+  archive.on('warning', fail);
+  archive.on('entry', () => at.wake?.());
+
+  const feed = async () => {
+    for await (const e of entries) {
+      if (stopped || failure) return;
+      const written = new Promise<void>((resolve, reject) => (at.wake = (err) => (err ? reject(err) : resolve())));
+      if (e.dir || !e.body) archive.append(Buffer.alloc(0), { name: archiveName(e.dir ? `${e.name}/` : e.name), type: e.dir ? 'directory' : 'file', date: e.mtime, mode: e.mode } as EntryData);
+      else {
+        const source = Readable.from(e.body, { objectMode: false, highWaterMark: 256 * 1024 });
+        source.on('error', fail);
+        at.current = source;
+        // `stats` carries the size: the tar header needs it up front (without it archiver would collect the file
+        // in memory first); the entry source guarantees exactly that many bytes.
+        archive.append(source, { name: archiveName(e.name), date: e.mtime, mode: e.mode, stats: { size: e.size, mode: e.mode, mtime: e.mtime } } as unknown as EntryData);
+      }
+      await written;
+      at.wake = null;
+      at.current = null;
+    }
+    if (!stopped && !failure) await archive.finalize();
+  };
+  const feeding = feed().catch(fail);
+
+  try {
+    for await (const chunk of archive as AsyncIterable<Uint8Array>) yield chunk;
+    await feeding;
+    if (failure) throw failure;
+  } finally {
+    stopped = true;
+    if (!failure) {
+      // The consumer left early (or everything ended well, where these are no-ops): stop writing, close the file.
+      at.wake?.(new Error('archive stopped'));
+      at.current?.destroy();
+      archive.abort();
+    }
+    await feeding;
+  }
+}
