@@ -245,7 +245,7 @@ export class JobsService {
         // or without the permission the job needs, the job ends here.
         const current = async (): Promise<Actor> => {
           const now = await this.deps.actorOf(l.owner);
-          const why = lostReason(l.req, l.scope, now);
+          const why = lostReason(l.req, l.scope, now, []); // each item's own operation checks its rules
           if (why) throw new AppError('FORBIDDEN', why);
           return { ...now!, fs: now!.fs.observed({ signal, copied: (bytes, path) => l.tracker.add(1, bytes, path), temp: (real) => void (l.temp = real) }) };
         };
