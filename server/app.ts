@@ -3,6 +3,7 @@ import type { Config } from './core/config';
 import { createLogger, type Logger } from './core/log';
 import { MetricsRegistry } from './core/metrics';
 import { HealthStore } from './db/health.store';
+import { Background } from './services/background/background';
 import { observeBackground } from './services/health/background-metrics';
 import { HealthService } from './services/health/health.service';
 import { openDatabase } from './db/database';
@@ -93,6 +94,8 @@ export async function createServices(
   const tus = new TusService(stores.uploads, files);
   // What a deleted user leaves goes with them (services/users/user-removal.ts).
   users.belongings = { endJobs: (id, why) => jobs.endOwner(id, why), dropUploads: (id) => tus.dropUser(id), removeTrash: (id) => trash.purge.removeOwner(id), handTrash: (from, to) => trash.purge.handOver(from, to) };
+  // Every task besides answering requests (sweeps, index, purges, job recovery, audit retention): `serve` starts it.
+  const background = new Background({ config, log, tus, index, purge: trash.purge, jobs, audit });
   const health = new HealthService(new HealthStore(db));
   const metrics = new MetricsRegistry();
   observeBackground({ health, metrics, index, jobs });
@@ -117,7 +120,9 @@ export async function createServices(
     audit,
     index,
     jobs,
+    background,
     close: async () => {
+      await background.stop();
       await jobs.close();
       index.close();
       work.close();

@@ -8,7 +8,6 @@ import { formatDuration } from '../../server/core/duration';
 import { VERSION } from '../../server/core/version';
 import { tuneAllocator } from '../allocator';
 import { configFrom, fail, type GlobalOpts } from '../context';
-import { TempSweep } from '../../server/services/files/temp-sweep';
 import { execWarning } from '../../server/services/runner/create-runner';
 import { toolSandboxWarning } from '../../server/services/preview/tool-thumbs';
 import { holdRoot } from '../../server/services/setup/root-identity';
@@ -56,22 +55,8 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
   const s0 = s.settings.get();
   if (s0.signup && !s0.createUserDir && s0.defaults.scope === '.') s.log.warn('signup is on and new users get the whole root as scope; enable createUserDir');
   const app = await createHttpApp(s);
-  // Nothing orphaned: expired tus uploads every minute; the whole root's dead temps (crashes, SIGHUP, moved
-  // folders, failed creations) at start and every ten minutes (services/files/temp-sweep.ts).
-  const uploadSweep = () => void s.tus.sweep().catch((e) => s.log.warn(`upload sweep: ${(e as Error).message}`));
-  setInterval(uploadSweep, 60_000).unref();
-  new TempSweep({ root: config.root, cacheDir: config.cacheDir, tus: s.tus, log: s.log }).start(600_000);
-  // The name index: built in the background at first start, caught up at restart, then watched (services/index).
-  s.index.start();
-  // The trash: its folder made now (so commands' sandboxes mask it), retention and size caps at start and hourly.
-  await s.trash.purge.start(config.root, s.log, 3_600_000);
-  // Jobs a crash left running or queued are marked interrupted (their partial temps removed), then checked periodically.
-  await s.jobs.recover();
-  s.jobs.startTimers();
-  // Audit entries older than auditRetentionDays go at start and every hour.
-  const auditPurge = () => void s.audit.purge().catch((e) => s.log.warn(`audit purge: ${(e as Error).message}`));
-  auditPurge();
-  setInterval(auditPurge, 3_600_000).unref();
+  // Sweeps, the name index, trash and audit purges, job recovery: one lifecycle (services/background/background.ts).
+  await s.background.start();
   const tls = config.cert ? { cert: Bun.file(config.cert), key: Bun.file(config.key) } : undefined;
   // A stray error (a library's event without a listener, a rejected promise nobody awaited) is logged; it never
   // ends the process and the requests of everyone else with it.

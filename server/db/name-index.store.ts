@@ -280,8 +280,10 @@ export class NameIndexStore {
   }
 
   /** Writes the WAL back and closes. */
+  /** Closes for good: prepared statements are finalized first, or SQLite keeps the files open until they are collected. */
   close(): void {
     this.wal.close();
+    for (const st of Object.values(this.st)) st.finalize();
     this.db.close();
   }
 }

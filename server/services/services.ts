@@ -10,6 +10,7 @@ import type { UploadsStore } from '../db/uploads.store';
 import type { UsersStore } from '../db/users.store';
 import type { AuditService } from './audit/audit.service';
 import type { AuthService } from './auth/auth.service';
+import type { Background } from './background/background';
 import type { JobsService } from './jobs/jobs.service';
 import type { FilesService } from './files/files.service';
 import type { HealthService } from './health/health.service';
@@ -50,5 +51,7 @@ export interface Services {
   metrics: MetricsRegistry;
   /** Background copy, move, delete, archive and extraction jobs (services/jobs). */
   jobs: JobsService;
+  /** Every task besides answering requests, started by `serve` (services/background); close() stops it. */
+  background: Background;
   close(): Promise<void>;
 }

@@ -14,7 +14,8 @@ export type IndexJob =
   | { type: 'build' }
   | { type: 'reconcile' }
   | { type: 'touch'; paths: string[]; deep: boolean }
-  | { type: 'ping'; id: number };
+  | { type: 'ping'; id: number }
+  | { type: 'close' };
 
 export type IndexEvent =
   | { type: 'progress'; done: number }
@@ -83,6 +84,16 @@ async function pump(): Promise<void> {
 
 self.onmessage = (e: MessageEvent<IndexJob>) => {
   const job = e.data;
+  if (job.type === 'close') {
+    // The server stops: the database is closed here, by its own thread (a terminate alone leaves its files open
+    // until the thread is collected), then the thread ends. A build in progress fails on the closed store.
+    queue.length = 0;
+    touched.clear();
+    store?.close();
+    store = null;
+    process.exit(0); // in a worker, ends this thread only
+    return;
+  }
   if (job.type === 'touch') for (const p of job.paths) touched.set(p, (touched.get(p) ?? false) || job.deep);
   else queue.push(job);
   void pump();

@@ -275,10 +275,32 @@ export class NameIndex {
     return true;
   }
 
+  /** True while the worker, the watcher or the reconcile timer exists (the lifecycle test: false after close()). */
+  get running(): boolean {
+    return this.worker !== null || this.watch !== null || this.timer !== null;
+  }
+
+  /** close(), then resolves once the worker thread has closed its database and ended (at most ~2 s). */
+  async stop(): Promise<void> {
+    const w = this.worker;
+    const ended = w ? new Promise<void>((r) => w.addEventListener('close', () => r(), { once: true })) : Promise.resolve();
+    this.close();
+    let timer: Timer | undefined;
+    await Promise.race([ended, new Promise<void>((r) => (timer = setTimeout(r, 2500)))]);
+    clearTimeout(timer);
+  }
+
   close(): void {
     this.watch?.close();
+    this.watch = null;
     if (this.timer) clearInterval(this.timer);
-    this.worker?.terminate();
+    this.timer = null;
+    const w = this.worker;
+    if (w) {
+      // Asked to close its database and end; terminated anyway if it has not within 2 s (a build stuck on a slow disk).
+      w.postMessage({ type: 'close' } satisfies IndexJob);
+      setTimeout(() => w.terminate(), 2000).unref?.();
+    }
     this.worker = null;
     for (const r of this.pings.values()) r();
     this.store?.close();

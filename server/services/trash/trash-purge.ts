@@ -31,6 +31,7 @@ export class TrashPurge {
 
   /** The files root, once start() is given it: where unclaimed slots are looked for. */
   private root: string | null = null;
+  private timer: Timer | null = null;
 
   /** Makes the root's trash folder, then purges now and every `everyMs` (one run at a time; the timer does not keep the process alive). */
   async start(root: string, log: Logger, everyMs: number): Promise<void> {
@@ -46,7 +47,20 @@ export class TrashPurge {
         .finally(() => (running = false));
     };
     go();
-    setInterval(go, everyMs).unref?.();
+    this.stop();
+    this.timer = setInterval(go, everyMs);
+    this.timer.unref?.();
+  }
+
+  /** Stops the periodic purge (a run in progress finishes on its own). */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** True while the periodic purge is scheduled (the lifecycle test). */
+  get scheduled(): boolean {
+    return this.timer !== null;
   }
 
   /** Deletes an item's files and links, if this caller wins its row. */

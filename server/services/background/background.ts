@@ -1,0 +1,84 @@
+import type { Config } from '../../core/config';
+import type { Logger } from '../../core/log';
+import type { AuditService } from '../audit/audit.service';
+import { TempSweep } from '../files/temp-sweep';
+import type { TusService } from '../files/tus.service';
+import type { NameIndex } from '../index/name-index.service';
+import type { JobsService } from '../jobs/jobs.service';
+import type { TrashPurge } from '../trash/trash-purge';
+
+export interface BackgroundDeps {
+  config: Pick<Config, 'root' | 'cacheDir'>;
+  log: Logger;
+  tus: TusService;
+  index: NameIndex;
+  purge: TrashPurge;
+  jobs: JobsService;
+  audit: AuditService;
+}
+
+/** What is running, for the lifecycle test: each must be zero (false) after stop(). */
+export interface BackgroundActivity {
+  timers: number;
+  tempSweep: boolean;
+  trashPurge: boolean;
+  index: boolean;
+}
+
+/**
+ * Every task a server runs besides answering requests, started and stopped in one place (serve, the tests and the
+ * multi-instance tests all go through it; Services.close() stops it first):
+ * - expired tus uploads every minute, and the whole root's dead temps at start and every ten minutes;
+ * - the name index (built at first start, caught up at restart, then watched);
+ * - the trash's retention and size caps, and unclaimed slots, at start and hourly;
+ * - jobs a crash left behind marked interrupted, then the jobs' own timers (recovery, pruning);
+ * - audit entries past auditRetentionDays, at start and hourly.
+ * Timers never keep the process alive; stop() clears every one, ends the index's worker and watcher, and the jobs'
+ * timers, so nothing is left behind.
+ */
+export class Background {
+  private readonly timers = new Set<Timer>();
+  private sweep: TempSweep | null = null;
+  private started = false;
+
+  constructor(private readonly d: BackgroundDeps) {}
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const { log } = this.d;
+    const uploadSweep = () => void this.d.tus.sweep().catch((e) => log.warn(`upload sweep: ${(e as Error).message}`));
+    this.every(60_000, uploadSweep);
+    this.sweep = new TempSweep({ root: this.d.config.root, cacheDir: this.d.config.cacheDir, tus: this.d.tus, log });
+    this.sweep.start(600_000);
+    this.d.index.start();
+    await this.d.purge.start(this.d.config.root, log, 3_600_000);
+    await this.d.jobs.recover();
+    this.d.jobs.startTimers();
+    const auditPurge = () => void this.d.audit.purge().catch((e) => log.warn(`audit purge: ${(e as Error).message}`));
+    auditPurge();
+    this.every(3_600_000, auditPurge);
+  }
+
+  /** Stops every task; safe to call more than once, and before start(). */
+  async stop(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    this.timers.clear();
+    this.sweep?.stop();
+    this.sweep = null;
+    this.d.purge.stop();
+    if (this.started) await this.d.jobs.close();
+    await this.d.index.stop();
+    this.started = false;
+  }
+
+  activity(): BackgroundActivity {
+    return { timers: this.timers.size, tempSweep: this.sweep !== null, trashPurge: this.d.purge.scheduled, index: this.d.index.running };
+  }
+
+  private every(ms: number, fn: () => void): void {
+    const t = setInterval(fn, ms);
+    t.unref?.();
+    this.timers.add(t);
+  }
+}
