@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { Transformer } from '@napi-rs/image';
 import { startServer } from '../../tests/helpers/binary';
 import { pngBomb } from '../../tests/helpers/png-bomb';
+import { bigSrt } from '../../tests/helpers/subtitle-fixture';
 
 const ROOT = resolve(import.meta.dir, '../..');
 const PW = 'bench-admin-password-1';
@@ -27,18 +28,6 @@ const work = mkdtempSync(join(tmpdir(), 'filedeck-trust-bench-'));
 const files = join(work, 'files');
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 
-/** A SubRip file of about `bytes` bytes whose cues carry `tag` (each file converts to different bytes). */
-function srt(bytes: number, tag: string): string {
-  const out: string[] = [];
-  let size = 0;
-  const ts = (ms: number) => `${String(Math.floor(ms / 3_600_000)).padStart(2, '0')}:${String(Math.floor(ms / 60_000) % 60).padStart(2, '0')}:${String(Math.floor(ms / 1000) % 60).padStart(2, '0')},${String(ms % 1000).padStart(3, '0')}`;
-  for (let i = 1; size < bytes - 200; i++) {
-    const b = `${i}\r\n${ts(i * 2000)} --> ${ts(i * 2000 + 1500)}\r\n<i>${tag} line ${i}</i> of the film<br>and its second line\r\n\r\n`;
-    out.push(b);
-    size += b.length;
-  }
-  return out.join('');
-}
 
 const dbBytes = (db: string) => ['', '-wal', '-shm', '-journal'].reduce((n, s) => n + (existsSync(db + s) ? statSync(db + s).size : 0), 0);
 
@@ -56,7 +45,7 @@ try {
   }
   // 8 subtitle files of 10 MB, in a folder shared publicly below.
   mkdirSync(join(files, 'subs'));
-  for (let i = 0; i < 8; i++) writeFileSync(join(files, 'subs', `film${i}.srt`), srt(10 * 1000 * 1000, `film${i}`));
+  for (let i = 0; i < 8; i++) writeFileSync(join(files, 'subs', `film${i}.srt`), bigSrt(10 * 1000 * 1000, `film${i}`));
   // 300,000 empty files whose names hold "report" (300 folders of 1,000), and carol's 3.
   for (let a = 0; a < 300; a++) {
     const d = join(files, 'big', `part-${a}`);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { subtitleStats } from '../../server/services/files/subtitles';
 import { subtitleWork } from '../../server/services/work/work-limits';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
+import { bigSrt } from '../helpers/subtitle-fixture';
 
 const subtitleWorkStats = () => subtitleWork().stats();
 
@@ -91,18 +92,6 @@ describe('GET /api/subtitle', () => {
   });
 });
 
-/** A SubRip file of about `bytes` bytes whose cue texts carry `tag`, so each file converts to different bytes. */
-function bigSrt(bytes: number, tag: string): string {
-  const out: string[] = [];
-  let size = 0;
-  const ts = (ms: number) => `${String(Math.floor(ms / 3_600_000)).padStart(2, '0')}:${String(Math.floor(ms / 60_000) % 60).padStart(2, '0')}:${String(Math.floor(ms / 1000) % 60).padStart(2, '0')},${String(ms % 1000).padStart(3, '0')}`;
-  for (let i = 1; size < bytes - 200; i++) {
-    const b = `${i}\r\n${ts(i * 2000)} --> ${ts(i * 2000 + 1500)}\r\n<i>${tag} line ${i}</i> of the film<br>and its second line\r\n\r\n`;
-    out.push(b);
-    size += b.length;
-  }
-  return out.join('');
-}
 
 describe('heavy conversions are bounded', () => {
   test('four 10 MiB conversions (three signed in, one through a share) run off the event loop: /health answers while they run, no long stall', async () => {
