@@ -1,5 +1,7 @@
 import { TarArchive, ZipArchive, type ArchiverOptions, type EntryData } from 'archiver';
+import CRC32 from 'crc-32';
 import { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import type { ArchiveEntry } from './archive-entries';
 
 /**
@@ -14,6 +16,14 @@ import type { ArchiveEntry } from './archive-entries';
  * zip entries are STORED (no compression, as the reference does) with data descriptors: sizes and CRC follow the
  * bytes, so nothing is buffered.
  */
+
+/**
+ * Tuning: zip-stream checksums every byte with crc-32's JavaScript `buf`, which halved the speed of a stored zip
+ * (1 GiB: 5.0 s against 2.7 s for our former writer). The same function is given zlib's native CRC-32 here, with
+ * crc-32's contract kept (a signed 32-bit result; the seed is the previous result, or anything else for a start).
+ */
+export const nativeCrcBuf = (data: Uint8Array, seed?: unknown): number => crc32(data, typeof seed === 'number' ? seed >>> 0 : 0) | 0;
+(CRC32 as { buf: typeof nativeCrcBuf }).buf = nativeCrcBuf;
 
 const OPTIONS: ArchiverOptions = { highWaterMark: 256 * 1024, statConcurrency: 1 };
 
