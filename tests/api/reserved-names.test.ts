@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { TempSweep } from '../../server/services/files/temp-sweep';
 import { startJob, waitJob } from '../helpers/jobs-fixture';
+import { runScenarios, type Scenario } from '../helpers/scenario';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -12,59 +13,60 @@ import { makeTestApp, type TestApp } from '../helpers/test-app';
  * the sweep removes only temps that carry the server's proof, never a user's file that merely looks like one.
  */
 let t: TestApp;
-afterEach(() => t?.close());
+afterEach(async () => {
+  await t?.close();
+  t = undefined as unknown as TestApp; // scenario rows make and close their own apps
+});
 
 const TUS = { 'Tus-Resumable': '1.0.0' };
 const TEMP_LIKE = '.filedeck-0123456789abcdef.part';
 
-/** alice's report in a shared folder; mallory may create and rename there, but not delete. */
+/** alice's report in a shared folder; mallory may create and rename there, but not delete. Answers mallory's token. */
+async function prepare(app: TestApp): Promise<string> {
+  mkdirSync(join(app.root, 'shared/alice'), { recursive: true });
+  writeFileSync(join(app.root, 'shared/alice/report.pdf'), 'alice\'s work');
+  mkdirSync(join(app.root, 'shared/alice/folder'));
+  return app.userToken('mallory', { create: true, rename: true, modify: true, delete: false, download: true }, { scope: '/shared' });
+}
+
 async function setup() {
   t = await makeTestApp();
-  mkdirSync(join(t.root, 'shared/alice'), { recursive: true });
-  writeFileSync(join(t.root, 'shared/alice/report.pdf'), 'alice\'s work');
-  mkdirSync(join(t.root, 'shared/alice/folder'));
-  const mallory = await t.userToken('mallory', { create: true, rename: true, modify: true, delete: false, download: true }, { scope: '/shared' });
+  const mallory = await prepare(t);
   return { mallory, admin: await t.adminToken() };
 }
 
 const q = encodeURIComponent;
-const names = async (path: string, token: string) => ((await (await t.req('GET', `/api/resources${path}`, { token })).json()).items as { name: string }[]).map((i) => i.name).sort();
+
+/** Each write of mallory's that would take a reserved name: refused, and alice's folder on disk exactly as before. */
+const refused = (name: string, method: string, url: string, extra: Partial<Scenario> = {}): Scenario => ({
+  name,
+  as: 'mallory',
+  method,
+  url,
+  status: 400,
+  contains: 'reserved name',
+  disk: { under: 'shared', after: 'same' },
+  ...extra,
+});
 
 describe('no write takes a reserved name', () => {
-  test('rename (move) of another user\'s file or folder to a temp-like name: 400, nothing moves', async () => {
-    const { mallory, admin } = await setup();
-    for (const [src, dst, status = 400] of [
-      ['/alice/report.pdf', `/alice/${TEMP_LIKE}`],
-      ['/alice/folder', '/alice/.filedeck-abcdefgh.part'],
-      ['/alice/report.pdf', '/alice/.filedeck-trash', 404], // the trash's own name: unreachable at any depth
-      ['/alice/report.pdf', '/alice/.FileDeck-Trash'], // any letter case
-      ['/alice/report.pdf', '/alice/.filedeck-x/inside.pdf'], // any component
-    ] as [string, string, number?][]) {
-      const r = await t.req('PATCH', `/api/resources${src}?action=rename&destination=${q(dst)}`, { token: mallory });
-      expect([dst, r.status]).toEqual([dst, status]);
-      if (status === 400) expect(await r.text()).toContain('reserved name');
-    }
-    expect(await names('/shared/alice', admin)).toEqual(['folder', 'report.pdf']);
-    expect(readdirSync(join(t.root, 'shared/alice')).sort()).toEqual(['folder', 'report.pdf']);
-  });
-
-  test('copy, upload, new folder, tus creation: 400 and nothing written', async () => {
-    const { mallory } = await setup();
-    const before = readdirSync(join(t.root, 'shared/alice')).sort();
-    const tries: [string, string, Record<string, unknown>][] = [
-      ['PATCH', `/api/resources/alice/report.pdf?action=copy&destination=${q(`/alice/${TEMP_LIKE}`)}`, {}],
-      ['POST', `/api/resources/alice/${TEMP_LIKE}`, { raw: 'x' }],
-      ['POST', `/api/resources/alice/${TEMP_LIKE}?override=true`, { raw: 'x' }],
-      ['POST', '/api/resources/alice/.filedeck-dir/', {}],
-      ['POST', '/api/resources/alice/.filedeck-dir/below.txt', { raw: 'x' }],
-      ['POST', `/api/tus/alice/${TEMP_LIKE}`, { headers: { ...TUS, 'Upload-Length': '5' } }],
-    ];
-    for (const [method, url, init] of tries) {
-      const r = await t.req(method, url, { token: mallory, ...init });
-      expect([method, url, r.status]).toEqual([method, url, 400]);
-    }
-    expect(readdirSync(join(t.root, 'shared/alice')).sort()).toEqual(before);
-  });
+  runScenarios(
+    'rename, copy, upload, new folder, tus creation',
+    async (app) => ({ mallory: await prepare(app) }),
+    [
+      refused('rename of another user\'s file to a temp-like name', 'PATCH', `/api/resources/alice/report.pdf?action=rename&destination=${q(`/alice/${TEMP_LIKE}`)}`),
+      refused('rename of another user\'s folder to a temp-like name', 'PATCH', `/api/resources/alice/folder?action=rename&destination=${q('/alice/.filedeck-abcdefgh.part')}`),
+      refused('rename to the trash\'s own name: unreachable at any depth', 'PATCH', `/api/resources/alice/report.pdf?action=rename&destination=${q('/alice/.filedeck-trash')}`, { status: 404, contains: [] }),
+      refused('rename to a reserved name in another letter case', 'PATCH', `/api/resources/alice/report.pdf?action=rename&destination=${q('/alice/.FileDeck-Trash')}`),
+      refused('rename into a reserved folder name at any depth', 'PATCH', `/api/resources/alice/report.pdf?action=rename&destination=${q('/alice/.filedeck-x/inside.pdf')}`),
+      refused('copy to a temp-like name', 'PATCH', `/api/resources/alice/report.pdf?action=copy&destination=${q(`/alice/${TEMP_LIKE}`)}`),
+      refused('upload under a temp-like name', 'POST', `/api/resources/alice/${TEMP_LIKE}`, { raw: 'x' }),
+      refused('upload with override under a temp-like name', 'POST', `/api/resources/alice/${TEMP_LIKE}?override=true`, { raw: 'x' }),
+      refused('new folder with a reserved name', 'POST', '/api/resources/alice/.filedeck-dir/'),
+      refused('upload into a reserved folder name', 'POST', '/api/resources/alice/.filedeck-dir/below.txt', { raw: 'x' }),
+      refused('tus creation under a temp-like name', 'POST', `/api/tus/alice/${TEMP_LIKE}`, { headers: { ...TUS, 'Upload-Length': '5' } }),
+    ],
+  );
 
   test('extraction: an archive entry or a destination with a reserved name is refused', async () => {
     const { admin } = await setup();
