@@ -220,7 +220,9 @@ export class ScopeListing extends ScopeReads {
       }
     }
     const v = this.virtualOf(real);
-    return v === null || v === vpath ? undefined : v;
+    // A folder's path may come with its trailing "/" (a listing URL): "/a/" is where "/a" is.
+    const path = vpath.length > 1 && vpath.endsWith('/') ? vpath.slice(0, -1) : vpath;
+    return v === null || v === path ? undefined : v;
   }
 
   /**

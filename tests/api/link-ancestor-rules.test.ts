@@ -176,3 +176,22 @@ test('where links may leave the scope (followExternalSymlinks), the rules still 
   expect(tree.map((e) => e.path).sort()).toEqual(['/l/pub', '/l/pub/p.txt']);
   expect(await searchPaths(token, '/l/', 'hidden')).toEqual([]);
 });
+
+test('a listing path given with its trailing "/" is where it says (no second rule check per entry); a walk through a link maps paths exactly', async () => {
+  await setup();
+  const admin = (await t.s.stores.users.byUsername('admin'))!;
+  const { actorFor } = await import('../../server/services/actor');
+  const actor = actorFor(admin, { root: t.s.config.root, globalRules: [], followExternalSymlinks: false });
+  const realA = join(actor.fs.realRoot, 'a');
+  expect(actor.fs.realPathOf('/a/', realA)).toBeUndefined(); // was '/a': every listing asked the rules twice
+  expect(actor.fs.realPathOf('/l/', realA)).toBe('/a');
+  const walked = async (from: string) => {
+    const out: [string, string | undefined][] = [];
+    for await (const e of actor.fs.walk(from)) out.push([e.path, e.at]);
+    return out.sort(([a], [b]) => a.localeCompare(b));
+  };
+  for (const [, at] of await walked('/a')) expect(at).toBeUndefined();
+  const throughLink = await walked('/l');
+  expect(throughLink.find(([p]) => p === '/l/pub/p.txt')).toEqual(['/l/pub/p.txt', '/a/pub/p.txt']);
+  for (const [p, at] of throughLink) expect(at).toBe(p.replace(/^\/l\//, '/a/'));
+});
