@@ -25,6 +25,9 @@ import type { ArchiveEntry } from './archive-entries';
 export const nativeCrcBuf = (data: Uint8Array, seed?: unknown): number => crc32(data, typeof seed === 'number' ? seed >>> 0 : 0) | 0;
 (CRC32 as { buf: typeof nativeCrcBuf }).buf = nativeCrcBuf;
 
+/** Files up to this size are read whole and handed to archiver as one buffer (one such buffer at a time). */
+const WHOLE_BYTES = 1024 * 1024;
+
 const OPTIONS: ArchiverOptions = { highWaterMark: 256 * 1024, statConcurrency: 1 };
 
 /**
@@ -62,7 +65,17 @@ export async function* archiverStream(format: 'zip' | 'tar', entries: AsyncItera
       if (stopped || failure) return;
       const written = new Promise<void>((resolve, reject) => (at.wake = (err) => (err ? reject(err) : resolve())));
       if (e.dir || !e.body) archive.append(Buffer.alloc(0), { name: archiveName(e.dir ? `${e.name}/` : e.name), type: e.dir ? 'directory' : 'file', date: e.mtime, mode: e.mode } as EntryData);
-      else {
+      else if (e.size <= WHOLE_BYTES) {
+        // A small file is handed over whole: archiver's stream plumbing per entry (a readable, a pass-through, a
+        // checksum stream) cost more than the file itself (1,000 files of 100 KB: 1.1 s against 0.55 s).
+        const parts: Uint8Array[] = [];
+        for await (const c of e.body) parts.push(c);
+        if (stopped || failure) {
+          written.catch(() => {}); // nobody waits for it any more
+          return;
+        }
+        archive.append(Buffer.concat(parts), { name: archiveName(e.name), date: e.mtime, mode: e.mode } as EntryData);
+      } else {
         const source = Readable.from(e.body, { objectMode: false, highWaterMark: 256 * 1024 });
         source.on('error', fail);
         at.current = source;
