@@ -48,17 +48,22 @@ export async function ensureTrashBase(root: string): Promise<void> {
   await ownFolder(join(root, TRASH_DIR));
 }
 
+/** Makes (owner-only) the folders of the slot `<base>/<userId>/<id>/` and answers where `real` lands in it. */
+async function slotFor(base: string, userId: number | string, id: string, real: string): Promise<string> {
+  await ownFolder(base);
+  await ownFolder(join(base, String(userId)));
+  const slot = join(base, String(userId), id);
+  await ownFolder(slot);
+  return join(slot, basename(real));
+}
+
 /**
  * Moves an entry (its real location, links moved as links) into `<base>/<userId>/<id>/<name>` by a no-replace
  * rename. Returns the trash location. EXDEV (a bind mount the device check could not see) is refused, never copied.
  */
 export async function moveIntoTrash(base: string, userId: number | string, id: string, entryReal: string): Promise<string> {
   try {
-    await ownFolder(base);
-    await ownFolder(join(base, String(userId)));
-    const slot = join(base, String(userId), id);
-    await ownFolder(slot);
-    const to = join(slot, basename(entryReal));
+    const to = await slotFor(base, userId, id, entryReal);
     const isDir = (await lstat(entryReal)).isDirectory();
     if (!(await renameNoReplace(entryReal, to, isDir))) throw exists('the trash slot is taken');
     return to;
@@ -76,11 +81,7 @@ export async function moveIntoTrash(base: string, userId: number | string, id: s
  */
 export async function keepInTrash(base: string, userId: number | string, id: string, fileReal: string): Promise<{ trashReal: string; moved: boolean }> {
   try {
-    await ownFolder(base);
-    await ownFolder(join(base, String(userId)));
-    const slot = join(base, String(userId), id);
-    await ownFolder(slot);
-    const to = join(slot, basename(fileReal));
+    const to = await slotFor(base, userId, id, fileReal);
     try {
       await link(fileReal, to);
       return { trashReal: to, moved: false };

@@ -73,15 +73,15 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
     if (verified.size >= 10_000) verified.delete(verified.keys().next().value!);
     verified.set(token, claims);
   };
-  const verify = async (token: string): Promise<Record<string, unknown> | null> => {
+  /** Remembered claims come back without a promise (every request takes this path); an expired one is forgotten. */
+  const verify = (token: string): Record<string, unknown> | null | Promise<Record<string, unknown> | null> => {
     const hit = verified.get(token);
     if (hit) {
       if ((hit.exp as number) * 1000 > Date.now()) return hit;
       verified.delete(token);
       return null;
     }
-    const claims = await tokens.verify(token, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['exp', 'iat'] });
-    return claims ? (claims as Record<string, unknown>) : null;
+    return tokens.verify(token, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['exp', 'iat'] }).then((c) => (c ? (c as Record<string, unknown>) : null));
   };
   // The plugin stamps each token with the time it signs it (iat), so one session is signed once and its token
   // remembered: concurrent renews that end on the same successor answer with the same token.
@@ -126,7 +126,8 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
       /** Verifies a token and resolves its live session and user, or throws 401. */
       verifyToken: async (token: string | null) => {
         if (!token) throw unauthorized();
-        const claims = await verify(token);
+        const found = verify(token);
+        const claims = found instanceof Promise ? await found : found;
         if (!claims || (claims.exp as number) * 1000 <= Date.now()) throw unauthorized();
         remember(token, claims);
         const user = await s.auth.authenticate(claims as { sid?: unknown; user?: { id?: unknown } });
