@@ -1,3 +1,4 @@
+import type { AccountSettings, SsoProviderInfo } from './accounts';
 import type { ExtractionLimits } from './job';
 import type { TrashSettings } from './trash';
 import type { Rule, UserDefaults } from './user';
@@ -21,7 +22,7 @@ export interface Branding {
 }
 
 /** Run-time product settings (admin-editable, stored in SQLite). The signing key is never part of this. */
-export interface Settings {
+export interface Settings extends AccountSettings {
   signup: boolean;
   createUserDir: boolean;
   userHomeBasePath: string;
@@ -45,7 +46,7 @@ export interface Settings {
 /** Fields that PUT /api/settings may change; authMethod and authHeader are CLI-only, as in the reference. */
 export const SETTINGS_PUT_FIELDS = [
   'signup', 'createUserDir', 'userHomeBasePath', 'minimumPasswordLength', 'auditRetentionDays', 'rules', 'branding', 'tus', 'shell',
-  'commands', 'defaults', 'trash', 'extraction',
+  'commands', 'defaults', 'trash', 'extraction', 'oidc', 'ldap', 'twoFactor', 'localLogin',
 ] as const;
 
 /** Page configuration injected into index.html (spec §3 "Page configuration flags"). */
@@ -76,4 +77,10 @@ export interface PageConfig {
   TusSettings: { chunkSize: number; retryCount: number };
   CSS: boolean;
   Color: string;
+  /** Sign-in buttons of the login page (OpenID Connect when enabled). */
+  Sso: SsoProviderInfo[];
+  /** The username and password form is shown (settings.localLogin). */
+  LocalLogin: boolean;
+  /** Passkey sign-in is offered on the login page. */
+  Passkeys: boolean;
 }

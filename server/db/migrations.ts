@@ -4,14 +4,13 @@
  * PostgreSQL), booleans 0/1 integers, JSON as text, on both. Append only: never edit a migration that has
  * shipped; add the next number instead.
  */
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-  pg: string;
-}
+import { ACCOUNT_MIGRATIONS } from './migrations-accounts';
 
-export const MIGRATIONS: Migration[] = [
+export type { Migration } from './migration';
+import type { Migration } from './migration';
+
+/** The base schema (1–14); the accounts migrations (15–) follow in migrations-accounts.ts. */
+const BASE_MIGRATIONS: Migration[] = [
   {
     version: 1,
     name: 'initial schema',
@@ -406,3 +405,5 @@ CREATE TABLE root_identity (
 `,
   },
 ];
+
+export const MIGRATIONS: Migration[] = [...BASE_MIGRATIONS, ...ACCOUNT_MIGRATIONS];

@@ -9,10 +9,17 @@ export interface SessionRow {
   replacedBy?: string | null;
   /** The renewal chain this session belongs to: the id of the chain's first session (its own id when it starts one). */
   family?: string | null;
+  /** How it started (LoginMethod); a renewed session keeps its predecessor's. */
+  method?: string;
+  /** The client's address and a short description of its User-Agent at login. */
+  address?: string;
+  device?: string;
+  /** When a request last used it (written at most once a minute, see touch). */
+  lastSeenAt?: number;
 }
 
-const SELECT = 'SELECT id, user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt", replaced_by AS "replacedBy", family FROM sessions';
-const row = (r: SessionRow | null): SessionRow | null => (r ? { ...r, createdAt: Number(r.createdAt), expiresAt: Number(r.expiresAt), replacedBy: r.replacedBy ?? null, family: r.family ?? r.id } : null);
+const SELECT = 'SELECT id, user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt", replaced_by AS "replacedBy", family, method, address, device, last_seen_at AS "lastSeenAt" FROM sessions';
+const row = (r: SessionRow | null): SessionRow | null => (r ? { ...r, createdAt: Number(r.createdAt), expiresAt: Number(r.expiresAt), replacedBy: r.replacedBy ?? null, family: r.family ?? r.id, lastSeenAt: Number(r.lastSeenAt ?? 0) } : null);
 
 /** Server-side login sessions; a token is valid only while its row exists (shared by every instance). */
 export class SessionsStore {
@@ -24,7 +31,10 @@ export class SessionsStore {
   }
 
   async create(s: SessionRow): Promise<void> {
-    await this.db.run('INSERT INTO sessions (id, user_id, created_at, expires_at, family) VALUES (?, ?, ?, ?, ?)', s.id, s.userId, s.createdAt, s.expiresAt, s.family ?? s.id);
+    await this.db.run(
+      'INSERT INTO sessions (id, user_id, created_at, expires_at, family, method, address, device, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      s.id, s.userId, s.createdAt, s.expiresAt, s.family ?? s.id, s.method ?? 'password', s.address ?? '', s.device ?? '', s.lastSeenAt ?? s.createdAt,
+    );
   }
 
   async get(id: string): Promise<SessionRow | null> {
@@ -46,8 +56,8 @@ export class SessionsStore {
       const won = await tx.run('UPDATE sessions SET replaced_by = ?, expires_at = CASE WHEN expires_at < ? THEN expires_at ELSE ? END WHERE id = ? AND replaced_by IS NULL AND expires_at >= ?', next.id, graceUntil, graceUntil, oldId, next.createdAt);
       if (won.changes === 1) {
         // The successor joins the predecessor's family, so ending any token of the chain ends all of them.
-        const family = (await this.with(tx).get(oldId))?.family ?? oldId;
-        const made = { ...next, family };
+        const old = await this.with(tx).get(oldId);
+        const made = { ...next, family: old?.family ?? oldId, method: old?.method, address: old?.address, device: old?.device };
         await this.with(tx).create(made);
         return made;
       }

@@ -32,6 +32,9 @@ export function pageConfig(config: Readonly<Config>, settings: Settings, execSan
     TusSettings: settings.tus,
     CSS: !!b.files && existsSync(join(b.files, 'custom.css')),
     Color: b.color,
+    Sso: settings.oidc.enabled && settings.oidc.issuer && settings.oidc.clientId ? [{ id: 'oidc', name: settings.oidc.name || 'SSO', url: `${config.baseURL}/api/auth/oidc/login` }] : [],
+    LocalLogin: settings.localLogin,
+    Passkeys: settings.authMethod === 'json',
   };
 }
 

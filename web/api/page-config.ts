@@ -25,6 +25,9 @@ const DEFAULTS: PageConfig = {
   TusSettings: { chunkSize: 10 * 1024 * 1024, retryCount: 5 },
   CSS: false,
   Color: '',
+  Sso: [],
+  LocalLogin: true,
+  Passkeys: true,
 };
 
 function readPageConfig(): Readonly<PageConfig> {

@@ -6,6 +6,8 @@ import type { ClientIp } from '../client-ip';
 import type { AuthPlugin } from '../plugins/auth.plugin';
 import { textResponse } from '../plugins/error.plugin';
 import { tokenFrom } from '../plugins/auth.plugin';
+import type { LoginMethod } from '../../contract/accounts';
+import { deviceOf } from '../device';
 
 /** Login and signup bodies: far above any credentials that fit their caps (auth.service.ts cappedCredentials), 413 past it. */
 const LOGIN_LIMIT = 64 * 1024;
@@ -21,17 +23,22 @@ export function authRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
     .post('/api/login', async ({ request, server, issueToken }) => {
       const clientAddress = ip.client(request, server);
       const method = s.settings.get().authMethod;
+      const device = deviceOf(request.headers.get('user-agent'));
       let user;
-      if (method === 'noauth') user = await s.auth.loginNoAuth();
-      else if (method === 'proxy') {
+      let how: LoginMethod = 'password';
+      if (method === 'noauth') {
+        user = await s.auth.loginNoAuth();
+        how = 'noauth';
+      } else if (method === 'proxy') {
         // The header is only believed when the TCP peer is a configured trusted proxy.
         if (!ip.fromTrustedProxy(request, server)) throw forbidden();
         user = await s.auth.loginProxy(request.headers.get(s.settings.get().authHeader), clientAddress);
+        how = 'proxy';
       } else {
         const body = await readJsonObject(request, LOGIN_LIMIT);
         user = await s.auth.loginWithPassword(body.username, body.password, clientAddress);
       }
-      return tokenResponse(await issueToken(user, await s.auth.startSession(user)));
+      return tokenResponse(await issueToken(user, await s.auth.startSession(user, { method: how, address: clientAddress, device })));
     }, { parse: 'none' })
     .post('/api/renew', async ({ request, issueToken, verifyToken }) => {
       const { user, sid } = await verifyToken(tokenFrom(request));

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import type { Services } from '../../services/services';
+import { withoutSecrets } from '../../services/sso/sso-settings';
 import { json, readJsonObject } from '../body';
 import type { AuthPlugin } from '../plugins/auth.plugin';
 import { textResponse } from '../plugins/error.plugin';
@@ -10,7 +11,7 @@ const SETTINGS_LIMIT = 4 * 1024 * 1024;
 export function settingsRoutes(s: Services, auth: AuthPlugin) {
   return new Elysia()
     .use(auth)
-    .get('/api/settings', () => json(s.settings.get()), { auth: 'admin' })
+    .get('/api/settings', () => json(withoutSecrets(s.settings.get())), { auth: 'admin' })
     .put('/api/settings', async ({ request, actor }) => {
       await s.settings.update(await readJsonObject(request, SETTINGS_LIMIT), undefined, actor);
       return textResponse(200);

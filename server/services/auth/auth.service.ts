@@ -1,3 +1,4 @@
+import type { LoginMethod } from '../../contract/accounts';
 import type { TokenUser } from '../../contract/user';
 import { AppError, forbidden, invalid, unauthorized } from '../../core/errors';
 import type { SessionRow, SessionsStore } from '../../db/sessions.store';
@@ -14,6 +15,14 @@ import type { Actor } from '../actor';
 
 /** The oldest sessions of a user beyond this many end when a new one starts. */
 export const MAX_SESSIONS_PER_USER = 50;
+
+/** Where and how a session starts: kept on its row for the sessions page. */
+export interface SessionMeta {
+  method: LoginMethod;
+  address: string;
+  /** A short description of the client (see device.ts deviceOf). */
+  device: string;
+}
 
 /** Claims of a login token besides iat/exp. The session id makes the token revocable. */
 export interface TokenClaims {
@@ -170,12 +179,12 @@ export class AuthService {
   }
 
   /** Starts a session; the token built from it lives as long as the session row. */
-  async startSession(user: StoredUser): Promise<{ sid: string; createdAt: number; expiresAt: number }> {
+  async startSession(user: StoredUser, meta: SessionMeta): Promise<{ sid: string; createdAt: number; expiresAt: number }> {
     const now = this.now();
     const sid = newSessionId();
     const expiresAt = now + this.d.tokenLifetimeMs;
     await this.d.sessions.deleteExpired(now);
-    await this.d.sessions.create({ id: sid, userId: user.id, createdAt: now, expiresAt });
+    await this.d.sessions.create({ id: sid, userId: user.id, createdAt: now, expiresAt, method: meta.method, address: meta.address.slice(0, 64), device: meta.device.slice(0, 128) });
     await this.d.sessions.trimForUser(user.id, MAX_SESSIONS_PER_USER);
     return { sid, createdAt: now, expiresAt };
   }

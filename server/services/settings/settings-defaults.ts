@@ -2,6 +2,7 @@ import { HOOK_NAMES, type HookName, type Settings } from '../../contract/setting
 import type { UserDefaults } from '../../contract/user';
 import { DEFAULT_EXTRACTION_LIMITS } from '../../contract/job';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../contract/audit';
+import { defaultAccountSettings } from '../sso/sso-settings';
 
 export { LOCALES } from '../../contract/locales';
 
@@ -45,5 +46,6 @@ export function defaultSettings(): Settings {
     defaults: defaultUserTemplate(),
     trash: { enabled: true, retentionDays: 30, maxBytes: 0 },
     extraction: { ...DEFAULT_EXTRACTION_LIMITS },
+    ...defaultAccountSettings(),
   };
 }

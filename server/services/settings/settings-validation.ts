@@ -6,6 +6,7 @@ import { normaliseRules } from '../rules/rules';
 import { normaliseTrash } from '../trash/trash-settings';
 import { normaliseUserFields } from '../users/user-validation';
 import { defaultSettings } from './settings-defaults';
+import { normaliseAccountField } from '../sso/sso-settings';
 
 type Obj = Record<string, unknown>;
 
@@ -117,6 +118,12 @@ export function mergeSettings(current: Settings, patch: unknown, allowed: readon
         next.commands = c;
         break;
       }
+      case 'oidc':
+      case 'ldap':
+      case 'twoFactor':
+      case 'localLogin':
+        Object.assign(next, normaliseAccountField(k, v, next));
+        break;
       case 'extraction':
         next.extraction = normaliseExtractionLimits(v, next.extraction);
         break;
