@@ -21,4 +21,74 @@ ALTER TABLE sessions ADD COLUMN device TEXT NOT NULL DEFAULT '';
 ALTER TABLE sessions ADD COLUMN last_seen_at BIGINT NOT NULL DEFAULT 0;
 `,
   },
+  {
+    version: 16,
+    name: 'personal API tokens: a hashed secret, a subset of the owner\'s permissions, an optional folder, read-only',
+    sql: `
+CREATE TABLE api_tokens (
+  id TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  secret_hash TEXT NOT NULL,
+  perm TEXT NOT NULL,
+  path TEXT,
+  read_only INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER,
+  last_used_at INTEGER
+);
+CREATE INDEX api_tokens_user ON api_tokens(user_id);
+CREATE UNIQUE INDEX api_tokens_user_name ON api_tokens(user_id, name);
+`,
+    pg: `
+CREATE TABLE api_tokens (
+  id TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  secret_hash TEXT NOT NULL,
+  perm TEXT NOT NULL,
+  path TEXT,
+  read_only INTEGER NOT NULL DEFAULT 0,
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT,
+  last_used_at BIGINT
+);
+CREATE INDEX api_tokens_user ON api_tokens(user_id);
+CREATE UNIQUE INDEX api_tokens_user_name ON api_tokens(user_id, name);
+`,
+  },
+  {
+    version: 18,
+    name: 'identities linked from OpenID Connect and LDAP; OIDC flows between redirect and callback; one-time sso codes; id tokens kept for logout',
+    sql: `
+CREATE TABLE identities (
+  provider TEXT NOT NULL,
+  issuer TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  last_login_at INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (provider, issuer, subject)
+);
+CREATE INDEX identities_user ON identities (user_id);
+CREATE TABLE sso_flows (state TEXT PRIMARY KEY, nonce TEXT NOT NULL, verifier TEXT NOT NULL, redirect TEXT NOT NULL, expires_at INTEGER NOT NULL);
+CREATE TABLE sso_codes (code TEXT PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE, redirect TEXT NOT NULL, id_token TEXT NOT NULL, expires_at INTEGER NOT NULL);
+CREATE TABLE sso_logouts (family TEXT PRIMARY KEY, id_token TEXT NOT NULL, expires_at INTEGER NOT NULL);
+`,
+    pg: `
+CREATE TABLE identities (
+  provider TEXT NOT NULL,
+  issuer TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at BIGINT NOT NULL,
+  last_login_at BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (provider, issuer, subject)
+);
+CREATE INDEX identities_user ON identities (user_id);
+CREATE TABLE sso_flows (state TEXT PRIMARY KEY, nonce TEXT NOT NULL, verifier TEXT NOT NULL, redirect TEXT NOT NULL, expires_at BIGINT NOT NULL);
+CREATE TABLE sso_codes (code TEXT PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE, redirect TEXT NOT NULL, id_token TEXT NOT NULL, expires_at BIGINT NOT NULL);
+CREATE TABLE sso_logouts (family TEXT PRIMARY KEY, id_token TEXT NOT NULL, expires_at BIGINT NOT NULL);
+`,
+  },
 ];
