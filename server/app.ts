@@ -36,6 +36,7 @@ import { NameIndex } from './services/index/name-index.service';
 import { indexedHooks } from './services/index/index-hooks';
 import { JobsStore } from './db/jobs.store';
 import { actorFor } from './services/actor';
+import type { TokenLimits } from './services/policy/token-limits';
 import { JobsService } from './services/jobs/jobs.service';
 import type { Services } from './services/services';
 import { useFolderCache } from './fs/folder-cache';
@@ -85,9 +86,9 @@ export async function createServices(
   const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits, audit });
   const trash = new TrashService({ store: new TrashStore(db), users: stores.users, shares: stores.shares, files, root: config.root, followExternalSymlinks: config.followExternalSymlinks, trashSettings: () => settings.get().trash, globalRules: () => settings.get().rules });
   // Background jobs act as their user as of now, read again before each item and about once a second (jobs/job-actor.ts).
-  const actorOf = async (id: number) => {
+  const actorOf = async (id: number, limits?: TokenLimits) => {
     const u = await stores.users.byId(id);
-    return u && actorFor(u, { root: config.root, globalRules: settings.get().rules, followExternalSymlinks: config.followExternalSymlinks });
+    return u && actorFor(u, { root: config.root, globalRules: settings.get().rules, followExternalSymlinks: config.followExternalSymlinks, limits });
   };
   const caps = { jobsPerUser: config.jobQueuePerUser, itemsPerUser: config.jobItemsPerUser, jobs: config.jobQueue, items: config.jobItems };
   const jobs = new JobsService({ store: new JobsStore(db), files, actorOf, limits: () => settings.get().extraction, deleteItem: (a, p, permanent) => trash.delete(a, p, { permanent }), log, caps });

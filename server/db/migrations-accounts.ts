@@ -58,6 +58,86 @@ CREATE UNIQUE INDEX api_tokens_user_name ON api_tokens(user_id, name);
 `,
   },
   {
+    version: 17,
+    name: 'second factors: TOTP and the admin flag per user, recovery codes, passkeys, login tickets and WebAuthn challenges',
+    sql: `
+CREATE TABLE user_factors (
+  user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+  totp_secret TEXT,
+  totp_confirmed INTEGER NOT NULL DEFAULT 0,
+  totp_last_step INTEGER NOT NULL DEFAULT 0,
+  required INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE recovery_codes (
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  hash TEXT NOT NULL,
+  used_at INTEGER,
+  PRIMARY KEY (user_id, hash)
+);
+CREATE TABLE passkeys (
+  id TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  public_key TEXT NOT NULL,
+  counter INTEGER NOT NULL DEFAULT 0,
+  transports TEXT NOT NULL DEFAULT '[]',
+  device_type TEXT NOT NULL DEFAULT '',
+  backed_up INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL,
+  last_used_at INTEGER
+);
+CREATE INDEX passkeys_user ON passkeys(user_id);
+CREATE TABLE login_tickets (
+  id TEXT PRIMARY KEY,
+  user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  payload TEXT NOT NULL DEFAULT '{}',
+  address TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX login_tickets_expires ON login_tickets(expires_at);
+`,
+    pg: `
+CREATE TABLE user_factors (
+  user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+  totp_secret TEXT,
+  totp_confirmed INTEGER NOT NULL DEFAULT 0,
+  totp_last_step BIGINT NOT NULL DEFAULT 0,
+  required INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE recovery_codes (
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  hash TEXT NOT NULL,
+  used_at BIGINT,
+  PRIMARY KEY (user_id, hash)
+);
+CREATE TABLE passkeys (
+  id TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  public_key TEXT NOT NULL,
+  counter BIGINT NOT NULL DEFAULT 0,
+  transports TEXT NOT NULL DEFAULT '[]',
+  device_type TEXT NOT NULL DEFAULT '',
+  backed_up INTEGER NOT NULL DEFAULT 0,
+  created_at BIGINT NOT NULL,
+  last_used_at BIGINT
+);
+CREATE INDEX passkeys_user ON passkeys(user_id);
+CREATE TABLE login_tickets (
+  id TEXT PRIMARY KEY,
+  user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  payload TEXT NOT NULL DEFAULT '{}',
+  address TEXT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX login_tickets_expires ON login_tickets(expires_at);
+`,
+  },
+  {
     version: 18,
     name: 'identities linked from OpenID Connect and LDAP; OIDC flows between redirect and callback; one-time sso codes; id tokens kept for logout',
     sql: `

@@ -3,6 +3,7 @@ import type { StoredUser } from '../contract/user';
 import { AppError } from '../core/errors';
 import { ScopedFs } from '../fs/scoped-fs';
 import { RuleSet } from './rules/rules';
+import { tokenPermits, tokenReach, type TokenLimits } from './policy/token-limits';
 
 /**
  * Who is acting, built once per request (or once per CLI command). Services take it first, so a permission
@@ -15,6 +16,8 @@ export interface Actor {
   sessionId?: string;
   /** The client's address (from the route, for the audit log); absent for the CLI. */
   address?: string;
+  /** Set when the request came with a personal API token: what it narrows the owner's rights to (policy/token-limits.ts). */
+  readonly limits?: TokenLimits;
   can(perm: PermName): boolean;
   /** Rules (global then user, last match wins) and hideDotfiles, on a virtual path of the user's scope. */
   allows(path: string): boolean;
@@ -59,6 +62,8 @@ export interface ActorOptions {
   sessionId?: string;
   /** The client's address, or how to find it when first asked (the HTTP layer's costs a system call). */
   address?: string | (() => string);
+  /** A personal API token's limits: its permissions, folder and read-only apply on top of the owner's. */
+  limits?: TokenLimits;
 }
 
 /** The rules that apply to a user: the global ones, then the user's own (last match wins). */
@@ -67,7 +72,10 @@ export const compileRules = (globalRules: readonly Rule[], user: StoredUser): Ru
 /** Builds the actor for a stored user: scope under the server root, global then user rules. */
 export function actorFor(user: StoredUser, opts: ActorOptions): Actor {
   const rules = opts.ruleSet ?? compileRules(opts.globalRules, user);
-  const dotHidden = (path: string) => user.hideDotfiles && path.slice(path.lastIndexOf('/') + 1).startsWith('.');
+  const limits = opts.limits;
+  // A token's folder hides everything that is neither in it nor on the way down to it, as a rule would.
+  const reached = limits?.path ? (path: string) => tokenReach(limits, path) !== 'outside' : () => true;
+  const dotHidden = (path: string) => (user.hideDotfiles && path.slice(path.lastIndexOf('/') + 1).startsWith('.')) || !reached(path);
   let fs: ScopedFs | null = null;
   const scopeRoot = user.scope === '/' || user.scope === '.' ? opts.root : `${opts.root}${user.scope}`;
   let address = opts.address;
@@ -78,11 +86,13 @@ export function actorFor(user: StoredUser, opts: ActorOptions): Actor {
       if (typeof address === 'function') address = address();
       return address;
     },
-    can: (perm) => !!user.perm.admin || !!user.perm[perm],
+    limits,
+    can: (perm) => (!!user.perm.admin || !!user.perm[perm]) && (!limits || tokenPermits(limits, perm)),
     allows: (path) => !dotHidden(path) && rules.allows(path),
-    rulesAllow: (path) => rules.allows(path),
-    hasRules: !rules.empty,
-    beneath: (path) => ({ ...rules.beneath(path), dotfiles: user.hideDotfiles }),
+    rulesAllow: (path) => reached(path) && rules.allows(path),
+    hasRules: !rules.empty || !!limits?.path,
+    // Beneath an ancestor of a token's folder, entries off the branch are hidden: every entry must be asked.
+    beneath: (path) => ({ ...rules.beneath(path), ...(tokenReach(limits, path) === 'ancestor' ? { regex: true } : {}), dotfiles: user.hideDotfiles }),
     get fs() {
       fs ??= new ScopedFs(scopeRoot, opts.followExternalSymlinks, (p) => !dotHidden(p) && rules.allows(p));
       return fs;

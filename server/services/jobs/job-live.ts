@@ -2,6 +2,7 @@ import type { Job, JobState } from '../../contract/job';
 import { briefParams } from './job-view';
 import type { ProgressTracker } from './job-progress';
 import type { ValidRequest } from './job-request';
+import type { TokenLimits } from '../policy/token-limits';
 
 /** A job this process holds (queued or running), kept in memory until it ends; its row is the record. */
 export interface Live {
@@ -11,6 +12,8 @@ export interface Live {
   req: ValidRequest;
   /** The owner's scope when the job was queued: its paths mean that scope's (a changed scope ends the job). */
   scope: string;
+  /** The API token's limits when a token started it: the owner is re-read with them each time (never lifted). */
+  limits?: TokenLimits;
   state: JobState;
   tracker: ProgressTracker;
   controller: AbortController;

@@ -17,12 +17,13 @@ import { parseJobRequest, type ValidRequest } from './job-request';
 import { runJob } from './job-runners';
 import { JobTicker } from './job-ticker';
 import { brief, briefParams, briefResult, rowJob } from './job-view';
+import type { TokenLimits } from '../policy/token-limits';
 
 export interface JobsDeps {
   store: JobsStore;
   files: FilesService;
   /** The user's actor as of now (current permissions, scope and rules); null when the user is gone. */
-  actorOf(userId: number): Promise<Actor | null>;
+  actorOf(userId: number, limits?: TokenLimits): Promise<Actor | null>;
   limits(): ExtractionLimits;
   /** DELETE /api/resources' own delete (TrashService.delete): into the trash when it is on, else for good. */
   deleteItem(actor: Actor, path: string, permanent: boolean): Promise<unknown>;
@@ -92,7 +93,7 @@ export class JobsService {
     const id = await this.deps.store.insertCapped({ owner: actor.user.id, kind: req.kind, params: req, progress: tracker.p, instance: this.instance }, now, caps);
     if (id === null) throw tooMany(await overCap(this.deps.store, actor.user.id, req.items.length, caps));
     // A waiting job keeps only its first items in memory; its row holds them all and is read when it starts.
-    const l: Live = { id, owner: actor.user.id, req: briefParams(req) as ValidRequest, scope: actor.user.scope, state: 'queued', tracker, controller: new AbortController(), temp: '', createdAt: now, startedAt: null, finishedAt: null, error: '', result: null, saved: 0, sent: 0 };
+    const l: Live = { id, owner: actor.user.id, req: briefParams(req) as ValidRequest, scope: actor.user.scope, limits: actor.limits, state: 'queued', tracker, controller: new AbortController(), temp: '', createdAt: now, startedAt: null, finishedAt: null, error: '', result: null, saved: 0, sent: 0 };
     this.live.set(id, l);
     this.queue.push(l);
     this.ticker.start();
@@ -140,7 +141,7 @@ export class JobsService {
    */
   async recheck(l: Live): Promise<void> {
     if (l.state !== 'running' || l.controller.signal.aborted) return;
-    const why = lostReason(l.req, l.scope, await this.deps.actorOf(l.owner));
+    const why = lostReason(l.req, l.scope, await this.deps.actorOf(l.owner, l.limits));
     if (why && !l.controller.signal.aborted) l.controller.abort(new AppError('FORBIDDEN', why));
   }
 
@@ -244,7 +245,7 @@ export class JobsService {
         // The owner as of now, each time it is asked (before each item, at each commit): gone, moved to another scope
         // or without the permission the job needs, the job ends here.
         const current = async (): Promise<Actor> => {
-          const now = await this.deps.actorOf(l.owner);
+          const now = await this.deps.actorOf(l.owner, l.limits);
           const why = lostReason(l.req, l.scope, now, []); // each item's own operation checks its rules
           if (why) throw new AppError('FORBIDDEN', why);
           return { ...now!, fs: now!.fs.observed({ signal, copied: (bytes, path) => l.tracker.add(1, bytes, path), temp: (real) => void (l.temp = real) }) };

@@ -1,6 +1,7 @@
 import type { PermName } from '../../contract/user';
 import { forbidden } from '../../core/errors';
 import type { Actor } from '../actor';
+import { tokenReach } from './token-limits';
 
 /**
  * What an operation does to a path. Every file operation of every path (HTTP, CLI, tus, public shares, hooks,
@@ -69,10 +70,17 @@ export function rulesAllowAt(actor: Actor, path: string, at?: string): boolean {
   return actor.rulesAllow(path) && (at === undefined || actor.rulesAllow(at));
 }
 
-/** Decides effects on single paths (no subtree walk). Throws 403 naming the missing permission. */
+/**
+ * Decides effects on single paths (no subtree walk). Throws 403 naming the missing permission. An API token's folder
+ * (actor.limits): its ancestors may only be read (listed, described), anything beyond them is hidden like a
+ * rule-denied path (actor.allows).
+ */
 export function authorizePath(actor: Actor, access: Access, ...paths: string[]): void {
   for (const p of NEEDS[access]) if (!actor.can(p)) throw forbidden(`the ${p} permission is needed`);
-  for (const path of paths) if (!actor.allows(path)) throw forbidden();
+  for (const path of paths) {
+    if (!actor.allows(path)) throw forbidden();
+    if (access !== 'read' && tokenReach(actor.limits, path) !== 'inside') throw forbidden('outside the folder of this token');
+  }
 }
 
 /**
