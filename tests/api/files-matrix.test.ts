@@ -1,8 +1,9 @@
-import { describe, expect, test } from 'bun:test';
+import { expect } from 'bun:test';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, TEXT, dest, diskState, fastUserToken, png, put, raw, registerUpload, sha256, tarNames, userId, zipNames } from '../helpers/files-fixture';
-import { makeTestApp, type TestApp } from '../helpers/test-app';
+import { BIN, TEXT, dest, fastUserToken, png, put, registerUpload, sha256, tarNames, userId, zipNames } from '../helpers/files-fixture';
+import { runScenarios, type Scenario } from '../helpers/scenario';
+import type { TestApp } from '../helpers/test-app';
 
 // Every file endpoint x every kind of caller. A refused call (401/403) must leave the disk exactly as it was.
 type Perm = 'create' | 'rename' | 'modify' | 'delete' | 'share' | 'download';
@@ -107,33 +108,35 @@ const OPS: Op[] = [
     check: (c) => expect(readdirSync(join(c.t.root, 'docs')).filter((n) => n.endsWith('.part') || n === 'up.bin')).toEqual([]) },
 ];
 
-describe('file API permission matrix', () => {
-  for (const op of OPS)
-    for (const role of ROLES) {
-      const perms = new Set<Perm>(role.name === 'admin' ? ALL : ALL.filter((p) => role.perm?.[p] !== false));
-      const expected = role.name === 'anon' ? 401 : op.needs.some((p) => !perms.has(p)) ? 403 : op.ok;
-      test(`${op.name} as ${role.name} -> ${expected}`, async () => {
-        const t = await makeTestApp();
-        try {
-          await fixture(t);
-          const token = role.name === 'anon' ? undefined : role.name === 'admin' ? await t.adminToken() : await fastUserToken(t, role.name, role.perm);
-          const owner = role.name === 'anon' ? 'admin' : role.name;
-          if (op.upload) await registerUpload(t, await userId(t, owner), '/docs/up.bin', 5, join(t.root, 'docs'));
-          const before = diskState(t);
-          const res = await raw(t, op.method, op.url, { token, headers: op.headers, body: op.body });
-          const body = new Uint8Array(await res.arrayBuffer());
-          const text = new TextDecoder().decode(body);
-          expect({ status: res.status, text: res.status === expected ? '' : text }).toEqual({ status: expected, text: '' });
-          if (expected === 403 && op.method !== 'HEAD') expect(text).toStartWith('403 Forbidden');
-          if (expected >= 400 || !op.mutates) expect(diskState(t)).toEqual(before);
-          if (op.upload && expected >= 400) expect((await t.s.stores.uploads.get(await userId(t, owner), '/docs/up.bin'))).not.toBeNull();
-          if (expected < 300) await op.check?.({ t, res, body, text, perms });
-        } finally {
-          t.close();
-        }
-      });
-    }
-});
+/** The caller of a matrix row: admin and anon as they are, any other role a user created for that row alone. */
+const caller = (role: (typeof ROLES)[number]): Scenario['as'] =>
+  role.name === 'admin' || role.name === 'anon' ? role.name : async (t) => ({ 'X-Auth': await fastUserToken(t, role.name, role.perm) });
+
+const MATRIX: Scenario[] = OPS.flatMap((op) =>
+  ROLES.map((role): Scenario => {
+    const perms = new Set<Perm>(role.name === 'admin' ? ALL : ALL.filter((p) => role.perm?.[p] !== false));
+    const expected = role.name === 'anon' ? 401 : op.needs.some((p) => !perms.has(p)) ? 403 : op.ok;
+    const owner = role.name === 'anon' ? 'admin' : role.name;
+    return {
+      name: `${op.name} as ${role.name} -> ${expected}`,
+      as: caller(role),
+      method: op.method,
+      url: op.url,
+      raw: op.body,
+      headers: op.headers,
+      before: op.upload ? async (t) => void (await registerUpload(t, await userId(t, owner), '/docs/up.bin', 5, join(t.root, 'docs'))) : undefined,
+      status: expected,
+      disk: expected >= 400 || !op.mutates ? { under: '', after: 'same' } : undefined,
+      after: async (t, res, text, body) => {
+        if (expected === 403 && op.method !== 'HEAD') expect(text).toStartWith('403 Forbidden');
+        if (op.upload && expected >= 400) expect((await t.s.stores.uploads.get(await userId(t, owner), '/docs/up.bin'))).not.toBeNull();
+        if (expected < 300) await op.check?.({ t, res, body, text, perms });
+      },
+    };
+  }),
+);
+
+runScenarios('file API permission matrix', async (t) => (await fixture(t), {}), MATRIX);
 
 // Rules: global deny /private, /priv and \.secret$; the user re-allows /private/open (but not its inbox/locked)
 // and hides dotfiles.
@@ -212,23 +215,25 @@ const RULE_ROWS: RuleRow[] = [
   { name: 'tus under the user allow', method: 'POST', url: '/api/tus/private/open/x.bin', headers: { ...TUS, 'Upload-Length': '0' }, status: 201, check: exists('private/open/x.bin') },
 ];
 
-describe('rules and hidden dotfiles', () => {
-  for (const row of RULE_ROWS)
-    test(`${row.name} -> ${row.status}`, async () => {
-      const t = await makeTestApp({}, { rules: GLOBAL_RULES });
-      try {
-        await rulesFixture(t);
-        const token = await fastUserToken(t, 'rita', {}, { rules: USER_RULES, hideDotfiles: true });
-        const before = diskState(t);
-        const res = await raw(t, row.method ?? 'GET', row.url, { token, headers: row.headers, body: row.body });
-        const body = new Uint8Array(await res.arrayBuffer());
-        const text = new TextDecoder().decode(body);
-        expect({ status: res.status, text: res.status === row.status ? '' : text }).toEqual({ status: row.status, text: '' });
-        if (row.status >= 400 || (row.method ?? 'GET') === 'GET') expect(diskState(t)).toEqual(before);
-        if (row.status < 400) expect(text).not.toContain(SECRET);
-        await row.check?.({ t, res, body, text, perms: new Set(ALL) });
-      } finally {
-        t.close();
-      }
-    });
-});
+runScenarios(
+  'rules and hidden dotfiles',
+  async (t) => {
+    await rulesFixture(t);
+    return { rita: await fastUserToken(t, 'rita', {}, { rules: USER_RULES, hideDotfiles: true }) };
+  },
+  RULE_ROWS.map((row): Scenario => ({
+    name: `${row.name} -> ${row.status}`,
+    as: 'rita',
+    method: row.method ?? 'GET',
+    url: row.url,
+    raw: row.body,
+    headers: row.headers,
+    status: row.status,
+    disk: row.status >= 400 || (row.method ?? 'GET') === 'GET' ? { under: '', after: 'same' } : undefined,
+    after: async (t, res, text, body) => {
+      if (row.status < 400) expect(text).not.toContain(SECRET);
+      await row.check?.({ t, res, body, text, perms: new Set(ALL) });
+    },
+  })),
+  { settings: { rules: GLOBAL_RULES } },
+);
