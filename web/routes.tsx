@@ -16,6 +16,7 @@ function onDemand<M, K extends keyof M>(load: () => Promise<M>, name: K): Compon
 
 const settings = () => import('./screens/settings');
 const ProfileScreen = onDemand(settings, 'ProfileScreen');
+const SecurityScreen = onDemand(settings, 'SecurityScreen');
 const SharesScreen = onDemand(settings, 'SharesScreen');
 const AuditScreen = onDemand(settings, 'AuditScreen');
 const ApiScreen = onDemand(settings, 'ApiScreen');
@@ -70,6 +71,11 @@ function AppSwitch() {
       <Route path="/settings/profile">
         <RequireAuth>
           <ProfileScreen />
+        </RequireAuth>
+      </Route>
+      <Route path="/settings/security">
+        <RequireAuth>
+          <SecurityScreen />
         </RequireAuth>
       </Route>
       <Route path="/settings/shares">

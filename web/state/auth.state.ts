@@ -1,4 +1,5 @@
 import { proxy } from 'valtio/vanilla';
+import type { SecondFactorStep } from '../../server/contract/accounts';
 import type { TokenUser } from '../../server/contract/user';
 import * as api from '../api/auth';
 import { configureClient, isApiError } from '../api/client';
@@ -104,24 +105,47 @@ export async function startSession(): Promise<void> {
   }
 }
 
-/** Logs in with a username and password; throws the ApiError on failure. */
-export async function login(username: string, password: string): Promise<void> {
+/**
+ * Logs in with a username and password. Answers null when signed in, or the second step the server asks for
+ * (a 401 carrying `SecondFactorStep`); throws the ApiError of any other failure.
+ */
+export async function login(username: string, password: string): Promise<SecondFactorStep | null> {
+  let token: string;
+  try {
+    token = await api.login(username, password);
+  } catch (e) {
+    const step = api.secondFactorStepOf(e);
+    if (step) return step;
+    throw e;
+  }
+  beginSession(token);
+  return null;
+}
+
+/**
+ * Starts the session with a token from any sign-in step (password, second factor, passkey, single sign-on): the one
+ * place a fresh login's token is taken, so every method behaves as the password login does.
+ */
+export function beginSession(token: string): void {
   discardEarly(); // a new session never takes an answer asked for with an earlier one
-  setSession(await api.login(username, password));
+  setSession(token);
 }
 
 /** Registers a new account, then logs in with it. */
-export async function signup(username: string, password: string): Promise<void> {
+export async function signup(username: string, password: string): Promise<SecondFactorStep | null> {
   await api.signup(username, password);
-  await login(username, password);
+  // A new account has no second factor yet; when everyone must have one, the login page asks for it.
+  return login(username, password);
 }
 
 /** Ends the session on the server (a failure is ignored), clears the stored token and user, then shows the login page. */
 export async function logout(): Promise<void> {
   const token = auth.token;
-  if (token) await api.logout(token).catch((e: unknown) => console.warn('filedeck: logout call failed', e));
+  let provider = '';
+  if (token) provider = await api.logout(token).catch((e: unknown) => (console.warn('filedeck: logout call failed', e), ''));
   clearSession();
-  const target = pageConfig.LogoutPage || '/login';
+  // A single sign-on session may end at its provider too (X-Logout-Redirect): that address comes first.
+  const target = provider || pageConfig.LogoutPage || '/login';
   if (/^https?:\/\//i.test(target)) window.location.assign(target);
   else goTo(target.startsWith('/') ? target : '/login');
 }

@@ -1,7 +1,7 @@
 import { showError, showSuccess } from './notices.state';
 
 /** Copies text to the clipboard (the async API where allowed, else a hidden text field) and says so. */
-export async function copyText(text: string): Promise<void> {
+export async function copyText(text: string, notice = 'notices.linkCopied'): Promise<void> {
   try {
     if (!navigator.clipboard || !window.isSecureContext) throw new Error('no async clipboard');
     await navigator.clipboard.writeText(text);
@@ -17,5 +17,5 @@ export async function copyText(text: string): Promise<void> {
     area.remove();
     if (!ok) return showError(null, 'notices.copyFailed');
   }
-  showSuccess('notices.linkCopied');
+  showSuccess(notice);
 }

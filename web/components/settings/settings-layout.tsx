@@ -9,6 +9,7 @@ import '../../styles/settings.css';
 
 const TABS = [
   { href: '/settings/profile', key: 'settings.tabs.profile', testId: 'tab-profile', need: null },
+  { href: '/settings/security', key: 'settings.tabs.security', testId: 'tab-security', need: null },
   { href: '/settings/shares', key: 'settings.tabs.shares', testId: 'tab-shares', need: 'share' },
   { href: '/settings/global', key: 'settings.tabs.global', testId: 'tab-global', need: 'admin' },
   { href: '/settings/users', key: 'settings.tabs.users', testId: 'tab-users', need: 'admin' },

@@ -1,9 +1,10 @@
 import { useEffect, useRef } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { shellState, type ShellLine } from '../../state/shell.state';
 
-function lineText(line: ShellLine, t: ReturnType<typeof useTranslation>['t']): string {
+function lineText(line: ShellLine, t: TFunction): string {
   if (line.key === 'exitCode') return t('shell.exitCode', { code: line.code });
   if (line.key === 'connectionFailed') return t('shell.connectionFailed');
   return line.text;

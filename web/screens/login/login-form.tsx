@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { login, signup } from '../../state/auth.state';
+import { passwordStep } from '../../state/login-flow.state';
 import { pageConfig } from '../../api/page-config';
 import { Icon } from '../../components/ui/icon';
 import { loginErrorMessage, type LoginMessage } from './login-error';
@@ -32,12 +32,12 @@ export function LoginForm() {
     setError(null);
     setBusy(true);
     try {
-      if (signingUp) await signup(username, password);
-      else await login(username, password);
+      await passwordStep(username, password, signingUp);
     } catch (err) {
       setError(loginErrorMessage(err, signingUp));
-      setBusy(false);
     }
+    // Signed in: this form is gone already; a second step replaces it. Either way it is no longer busy.
+    setBusy(false);
   };
 
   const toggle = () => {

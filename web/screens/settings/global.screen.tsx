@@ -4,6 +4,7 @@ import type { HookName, Settings } from '../../../server/contract/settings';
 import type { User } from '../../../server/contract/user';
 import { CommandRunner, splitLines } from '../../components/settings/command-runner';
 import { GlobalForm, splitShell } from '../../components/settings/global-form';
+import { SignInCard } from '../../components/settings/sign-in/sign-in-card';
 import { SettingsLayout } from '../../components/settings/settings-layout';
 import { UserFields } from '../../components/settings/user-fields';
 import { ErrorState } from '../../components/ui/error-state';
@@ -65,6 +66,7 @@ export function GlobalScreen() {
           draft={draft.settings} onChange={(settings) => setDraft({ ...draft, settings })} shell={draft.shell}
           onShell={(shell) => setDraft({ ...draft, shell })} busy={busy} onSave={() => void save()}
         />
+        <SignInCard key={generation} draft={draft.settings} onChange={(settings) => setDraft({ ...draft, settings })} busy={busy} onSave={() => void save()} />
         <form className="settings-card" onSubmit={(e) => { e.preventDefault(); void save(); }} data-testid="defaults-form">
           <div className="settings-card__head">
             <h2 className="settings-card__title">{t('settings.defaults.title')}</h2>

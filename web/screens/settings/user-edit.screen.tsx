@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import type { User } from '../../../server/contract/user';
+import { UserAccessCard } from '../../components/account/user-access-card';
 import { SettingsLayout } from '../../components/settings/settings-layout';
 import { UserForm } from '../../components/settings/user-form';
 import { ErrorState } from '../../components/ui/error-state';
@@ -31,7 +32,13 @@ export function UserEditScreen() {
   else if (!editing) body = <p className="status-text" role="status">{t('settings.loading')}</p>;
   // Keyed by the loaded record, so a reload after saving starts a fresh draft. The snapshot is a tracking proxy:
   // a JSON copy gives the form a plain, mutable record.
-  else body = <UserForm key={`${editing.id}:${JSON.stringify(editing)}`} initial={JSON.parse(JSON.stringify(editing)) as User} createUserDir={snap.createUserDir} globalTrash={snap.globalTrash} />;
+  else
+    body = (
+      <div className="settings-stack">
+        <UserForm key={`${editing.id}:${JSON.stringify(editing)}`} initial={JSON.parse(JSON.stringify(editing)) as User} createUserDir={snap.createUserDir} globalTrash={snap.globalTrash} />
+        {editing.id !== 0 && <UserAccessCard userId={editing.id} username={editing.username} />}
+      </div>
+    );
 
   return <SettingsLayout title={t(id ? 'routes.editUser' : 'routes.newUser')}>{body}</SettingsLayout>;
 }
