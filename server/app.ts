@@ -39,6 +39,11 @@ import { actorFor } from './services/actor';
 import type { TokenLimits } from './services/policy/token-limits';
 import { JobsService } from './services/jobs/jobs.service';
 import type { Services } from './services/services';
+import { IdentitiesStore } from './db/identities.store';
+import { SsoFlowsStore } from './db/sso-flows.store';
+import { DirectoryLogin } from './services/sso/directory-login';
+import { LdapLogin } from './services/sso/ldap-login';
+import { OidcService } from './services/sso/oidc.service';
 import { useFolderCache } from './fs/folder-cache';
 import { protectOwnFiles } from './services/files/own-files';
 
@@ -71,7 +76,10 @@ export async function createServices(
   await protectOwnFiles(config, stores.settings);
   const limits = new RateLimiter(new RateLimitsStore(db));
   const users = new UsersService({ users: stores.users, sessions: stores.sessions, settings, root: config.root, limits, audit });
-  const auth = new AuthService({ users: stores.users, sessions: stores.sessions, settings, usersService: users, limits, tokenLifetimeMs: config.tokenExpirationTime, renewGraceMs: config.tokenRenewGrace, audit });
+  // Directory logins (OIDC, LDAP) end in one home (services/sso/directory-login.ts); LDAP is asked by password logins.
+  const directory = new DirectoryLogin({ identities: new IdentitiesStore(db), users: stores.users, usersService: users, settings, audit });
+  const auth = new AuthService({ users: stores.users, sessions: stores.sessions, settings, usersService: users, limits, tokenLifetimeMs: config.tokenExpirationTime, renewGraceMs: config.tokenRenewGrace, audit, directory: new LdapLogin({ settings, directory, audit }) });
+  const oidc = new OidcService({ flows: new SsoFlowsStore(db), sessions: stores.sessions, settings, directory, auth, limits, audit });
   const runner = await createRunner(config, settings, log, audit);
   // Hooks, like the runner, exist only when exec is on and sandboxed (or the admin accepted unsafe mode).
   const hooks: Hooks = runner.enabled ? new ExecHooks(runner, settings, log) : noHooks;
@@ -122,6 +130,8 @@ export async function createServices(
     index,
     jobs,
     background,
+    directory,
+    oidc,
     close: async () => {
       await background.stop();
       await jobs.close();

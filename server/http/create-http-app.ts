@@ -24,6 +24,7 @@ import { requestObserver } from './observe/request-observer';
 import { trashRoutes } from './routes/trash.routes';
 import { auditRoutes } from './routes/audit.routes';
 import { jobsRoutes } from './routes/jobs.routes';
+import { ssoRoutes } from './routes/sso.routes';
 
 /** The Elysia app for a set of services: everything lives under config.baseURL. */
 export async function createHttpApp(s: Services) {
@@ -34,6 +35,7 @@ export async function createHttpApp(s: Services) {
   const routes = new Elysia({ prefix: base })
     .use(healthRoutes(s, ip))
     .use(authRoutes(s, auth, ip))
+    .use(ssoRoutes(s, auth, ip))
     .use(usersRoutes(s, auth))
     .use(settingsRoutes(s, auth))
     .use(resourcesRoutes(s, auth))

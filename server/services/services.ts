@@ -23,6 +23,8 @@ import type { SharesService } from './shares/shares.service';
 import type { TrashService } from './trash/trash.service';
 import type { UsersService } from './users/users.service';
 import type { NameIndex } from './index/name-index.service';
+import type { DirectoryLogin } from './sso/directory-login';
+import type { OidcService } from './sso/oidc.service';
 
 /** Everything the HTTP layer and the CLI share. Built once per process by createServices(). */
 export interface Services {
@@ -53,5 +55,9 @@ export interface Services {
   jobs: JobsService;
   /** Every task besides answering requests, started by `serve` (services/background); close() stops it. */
   background: Background;
+  /** Who a directory (OIDC, LDAP) says someone is: linking, creation, groups re-applied (services/sso). */
+  directory: DirectoryLogin;
+  /** OpenID Connect sign-in (services/sso/oidc.service.ts). */
+  oidc: OidcService;
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { textResponse } from '../plugins/error.plugin';
 import { tokenFrom } from '../plugins/auth.plugin';
 import type { LoginMethod } from '../../contract/accounts';
 import { deviceOf } from '../device';
+import { publicOrigin } from '../public-origin';
 
 /** Login and signup bodies: far above any credentials that fit their caps (auth.service.ts cappedCredentials), 413 past it. */
 const LOGIN_LIMIT = 64 * 1024;
@@ -37,6 +38,7 @@ export function authRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
       } else {
         const body = await readJsonObject(request, LOGIN_LIMIT);
         user = await s.auth.loginWithPassword(body.username, body.password, clientAddress);
+        how = s.auth.methodOf(user);
       }
       return tokenResponse(await issueToken(user, await s.auth.startSession(user, { method: how, address: clientAddress, device })));
     }, { parse: 'none' })
@@ -49,8 +51,10 @@ export function authRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
       await s.auth.signup(body.username, body.password, ip.client(request, server));
       return textResponse(200);
     }, { parse: 'none' })
-    .post('/api/logout', async ({ sessionId, actor }) => {
+    .post('/api/logout', async ({ request, server, sessionId, actor }) => {
+      // Read before the session ends: an OIDC session's kept ID token is found by its family (decision 0046).
+      const atProvider = await s.oidc.logoutRedirect(sessionId, publicOrigin(request, server, ip), s.config.baseURL);
       await s.auth.logout(sessionId, actor);
-      return textResponse(200);
+      return textResponse(200, undefined, atProvider ? { 'X-Logout-Redirect': atProvider } : {});
     }, { auth: 'user', parse: 'none' });
 }

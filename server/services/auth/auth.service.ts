@@ -40,6 +40,11 @@ export interface AuthDeps {
   tokenLifetimeMs: number;
   /** Logins (and their failures), logouts and ended sessions are recorded here. */
   audit?: AuditService;
+  /**
+   * The directory's part of a password login (services/sso/ldap-login.ts LdapLogin): the user when LDAP knows the
+   * name and the password is right, null to let the local account decide; throws 403/503 itself.
+   */
+  directory?: { tryPassword(name: string, password: string, address: string, local: StoredUser | null): Promise<StoredUser | null> };
   /** How long a renewed token still works, and still renews to the same successor (concurrent renews). */
   renewGraceMs?: number;
   now?: () => number;
@@ -87,6 +92,8 @@ export class AuthService {
   private readonly now: () => number;
   /** Sessions read lately, with the change mark read before them (authenticate()). */
   private readonly live = new Map<string, { mark: string; user: StoredUser; expiresAt: number }>();
+  /** Users returned by an LDAP login (each login's own object, so membership is per login). */
+  private readonly fromDirectory = new WeakSet<StoredUser>();
 
   constructor(private readonly d: AuthDeps) {
     this.now = d.now ?? Date.now;
@@ -118,6 +125,18 @@ export class AuthService {
       throw e;
     });
     const user = name ? await this.d.users.byUsername(name) : null;
+    const fromDirectory = await this.askDirectory(name, pw, address, user);
+    if (fromDirectory) {
+      await slot.succeeded([loginKeys.addressUser(address, name).key, loginKeys.user(name).key]);
+      await this.d.limits.remember(loginKeys.known(address, name), KNOWN_ADDRESS_MS);
+      return fromDirectory; // audited by the directory login
+    }
+    if (!this.d.settings.get().localLogin) {
+      // Local passwords are off (settings.localLogin): only directory and SSO logins; the CLI always works.
+      await verifyPassword(pw, null); // the same time as a wrong password
+      await this.d.audit?.record(anonymous(address), 'login', triedName(name), { known: !!user, reason: 'local login off' }, 'failed');
+      throw forbidden('sign-in with a local password is turned off');
+    }
     const ok = await verifyPassword(pw, user?.password ?? null);
     if (!user || !ok) {
       await this.d.audit?.record(anonymous(address), 'login', triedName(name), { known: !!user }, 'failed');
@@ -127,6 +146,27 @@ export class AuthService {
     await this.d.limits.remember(loginKeys.known(address, name), KNOWN_ADDRESS_MS);
     await this.d.audit?.record({ userId: user.id, userName: user.username, address }, 'login', user.username, { method: 'json' });
     return user;
+  }
+
+  /**
+   * LDAP first (when on): a failure there (wrong password, disabled, unreachable) costs the same bcrypt time as a
+   * local failure, so timing does not tell which kind of account a name is. The reserved slots stay taken.
+   */
+  private async askDirectory(name: string, pw: string, address: string, local: StoredUser | null): Promise<StoredUser | null> {
+    if (!this.d.directory) return null;
+    try {
+      const user = await this.d.directory.tryPassword(name, pw, address, local);
+      if (user) this.fromDirectory.add(user);
+      return user;
+    } catch (e) {
+      await verifyPassword(pw, null);
+      throw e;
+    }
+  }
+
+  /** How a user returned by loginWithPassword signed in: 'ldap' when the directory vouched for them (the session's method). */
+  methodOf(user: StoredUser): LoginMethod {
+    return this.fromDirectory.has(user) ? 'ldap' : 'password';
   }
 
   /** noauth: every visitor is user 1. */

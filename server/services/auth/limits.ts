@@ -59,3 +59,10 @@ export const shareLimits = (hash: string, address: string): Limit[] => [
 export const signupLimits = (address: string): Limit[] => [{ key: `signup:a:${address}`, ...SIGNUP_PER_ADDRESS }];
 
 export const currentPasswordLimits = (userId: number): Limit[] => [{ key: `curpw:${userId}`, ...CURRENT_PASSWORD_PER_USER }];
+
+/**
+ * Single sign-on steps an anonymous client can repeat (services/sso): starting an OIDC login, its callback and the
+ * one-time code's exchange, per address. A successful exchange gives its slot back.
+ */
+export const SSO_PER_ADDRESS = { max: 60, windowMs: MIN };
+export const ssoLimits = (address: string): Limit[] => [{ key: `sso:a:${address}`, ...SSO_PER_ADDRESS }];

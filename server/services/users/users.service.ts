@@ -95,7 +95,7 @@ export class UsersService {
     const username = checkUsername(data.username);
     const password = opts.passwordIsHash ? String(data.password ?? '') : checkPassword(data.password, settings.minimumPasswordLength);
     if (opts.passwordIsHash && !/^\$2[aby]\$\d\d\$/.test(password)) throw invalid('password hash must be a bcrypt hash');
-    const { scope: tplScope, ...tpl } = settings.defaults;
+    const { scope: _tplScope, ...tpl } = settings.defaults;
     // A partial perm object is laid over the default permissions rather than zeroing the rest.
     const perm = data.perm && typeof data.perm === 'object' ? { ...tpl.perm, ...(data.perm as object) } : tpl.perm;
     const explicitScope = !(data.scope === undefined || data.scope === '' || data.scope === null);
@@ -113,9 +113,7 @@ export class UsersService {
       user.commands = [];
     }
     const wantsHome = !explicitScope && (settings.createUserDir || !!opts.createHome);
-    if (explicitScope) user.scope = fields.scope ?? '/';
-    else if (wantsHome) user.scope = normaliseScope(`${settings.userHomeBasePath}/${cleanUsername(username)}`);
-    else user.scope = tplScope === '.' || !tplScope ? '/' : normaliseScope(tplScope);
+    user.scope = explicitScope ? (fields.scope ?? '/') : this.templateScope(username, wantsHome);
     const checks = async (users: UsersStore) => {
       if (await users.byUsername(username)) throw exists('username already taken');
       if (wantsHome) await this.refuseOverlappingHome(users, user.scope, 0);
@@ -130,6 +128,17 @@ export class UsersService {
     const made = publicUser((await this.d.users.byId(id))!);
     await this.d.audit?.record(opts.by ?? systemActor, 'user.create', made.username, { id, scope: made.scope, perm: made.perm, ...(opts.via ? { via: opts.via } : {}) });
     return made;
+  }
+
+  /**
+   * The scope an account gets when none is given: its home folder (<userHomeBasePath>/<sanitised name>) when
+   * `home`, else the defaults template's. Directory logins re-apply it when no group gives a scope.
+   */
+  templateScope(username: string, home = this.d.settings.get().createUserDir): string {
+    const settings = this.d.settings.get();
+    if (home) return normaliseScope(`${settings.userHomeBasePath}/${cleanUsername(username)}`);
+    const tplScope = settings.defaults.scope;
+    return tplScope === '.' || !tplScope ? '/' : normaliseScope(tplScope);
   }
 
   /** A home folder must not be another user's scope, contain one, or lie inside one (the whole root excepted). */
@@ -171,7 +180,7 @@ export class UsersService {
    * Updates fields named in `which` (["all"] or [] = whole record, admin only). Password changes and
    * permission/scope/rules changes end the target's sessions, except the caller's current one.
    */
-  async update(actor: Actor, id: number, which: unknown, data: unknown): Promise<User> {
+  async update(actor: Actor, id: number, which: unknown, data: unknown, opts: { by?: AuditWho } = {}): Promise<User> {
     if (!data || typeof data !== 'object' || Array.isArray(data)) throw invalid('data must be a user object');
     const d = data as Record<string, unknown>;
     if (d.id !== undefined && d.id !== id) throw invalid('data.id does not match the user in the path');
@@ -204,6 +213,8 @@ export class UsersService {
       if (all && (pw === '' || pw === undefined)) {
         // blank keeps the current password
       } else {
+        // An API token (issue 34) never changes a password: a stolen token must not become the account.
+        if (actor.limits) throw forbidden('a password cannot be changed with an API token');
         if (!isAdmin && current.lockPassword) throw forbidden('this user may not change the password');
         next.password = await hashPassword(checkPassword(pw, settings.minimumPasswordLength));
         passwordChanged = true;
@@ -225,9 +236,19 @@ export class UsersService {
     if (next.scope !== current.scope) await this.onScopeChanged(id);
     // Names of the fields that changed; a password is only ever named, never recorded.
     const changed = fields.filter((f) => (f === 'password' ? passwordChanged : JSON.stringify(current[f]) !== JSON.stringify(next[f])));
-    if (changed.length) await this.d.audit?.record(actor, 'user.update', current.username, { id, fields: changed, ...(next.username !== current.username ? { newName: next.username } : {}) });
-    if (changed.includes('perm')) await this.d.audit?.record(actor, 'user.permissions', next.username, { id, ...permDiff(current.perm, next.perm) });
+    const by = opts.by ?? actor;
+    if (changed.length) await this.d.audit?.record(by, 'user.update', current.username, { id, fields: changed, ...(next.username !== current.username ? { newName: next.username } : {}) });
+    if (changed.includes('perm')) await this.d.audit?.record(by, 'user.permissions', next.username, { id, ...permDiff(current.perm, next.perm) });
     return publicUser((await this.d.users.byId(id))!);
+  }
+
+  /**
+   * Sets the fields a directory manages (perm, scope, rules: services/sso/group-grants.ts) at a directory login,
+   * through the same update as an admin's edit: a change ends the user's sessions as any permission change does,
+   * and is audited as made by `by` (the directory login). Nothing changed: no session ended, nothing audited.
+   */
+  async applyManaged(id: number, fields: { perm: User['perm']; scope: string; rules: User['rules'] }, by: AuditWho): Promise<User> {
+    return this.update(systemActor, id, ['perm', 'scope', 'rules'], fields, { by });
   }
 
   /**
@@ -237,6 +258,7 @@ export class UsersService {
    */
   async delete(actor: Actor, id: number, opts: { trashTo?: number } = {}): Promise<void> {
     if (actor.user && !actor.can('admin') && actor.user.id !== id) throw forbidden();
+    if (actor.limits && actor.user?.id === id) throw forbidden('an account cannot be deleted with its own API token');
     const u = await this.d.users.byId(id);
     if (!u) throw notFound();
     if (u.perm.admin && (await this.d.users.countAdmins()) <= 1) throw new AppError('FORBIDDEN', 'the last admin cannot be deleted');
