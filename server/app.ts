@@ -44,6 +44,7 @@ import { SsoFlowsStore } from './db/sso-flows.store';
 import { DirectoryLogin } from './services/sso/directory-login';
 import { LdapLogin } from './services/sso/ldap-login';
 import { OidcService } from './services/sso/oidc.service';
+import { createFactors } from './services/factors/create-factors';
 import { useFolderCache } from './fs/folder-cache';
 import { protectOwnFiles } from './services/files/own-files';
 
@@ -80,6 +81,8 @@ export async function createServices(
   const directory = new DirectoryLogin({ identities: new IdentitiesStore(db), users: stores.users, usersService: users, settings, audit });
   const auth = new AuthService({ users: stores.users, sessions: stores.sessions, settings, usersService: users, limits, tokenLifetimeMs: config.tokenExpirationTime, renewGraceMs: config.tokenRenewGrace, audit, directory: new LdapLogin({ settings, directory, audit }) });
   const oidc = new OidcService({ flows: new SsoFlowsStore(db), sessions: stores.sessions, settings, directory, auth, limits, audit });
+  // Second factors and passkeys (services/factors): asked by password logins, tokens and WebDAV (hasSecondFactor).
+  const factors = createFactors(db, { users: stores.users, settings, limits, audit });
   const runner = await createRunner(config, settings, log, audit);
   // Hooks, like the runner, exist only when exec is on and sandboxed (or the admin accepted unsafe mode).
   const hooks: Hooks = runner.enabled ? new ExecHooks(runner, settings, log) : noHooks;
@@ -130,6 +133,7 @@ export async function createServices(
     index,
     jobs,
     background,
+    factors,
     directory,
     oidc,
     close: async () => {

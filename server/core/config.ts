@@ -33,6 +33,10 @@ export interface Config {
   execUnsafeNoSandbox: boolean;
   bwrapPath: string;
   databaseConnectTimeout: number; // milliseconds
+  /** Passkeys: the relying party ID ('' = the host the request reached, decision 0045). */
+  webauthnRpId: string;
+  /** Passkeys: the exact origin pages are served from ('' = the request's, decision 0045). */
+  webauthnOrigin: string;
   shutdownTimeout: number; // milliseconds
   tokenRenewGrace: number; // milliseconds
   indexWatchLimit: number;
@@ -92,6 +96,8 @@ export const CONFIG_KEYS: Record<keyof Config, KeySpec> = {
   jobItemsPerUser: { kind: 'int', default: '20000', help: 'selected items in one user\'s queued and running jobs together (past it: 429)', check: (v) => ((v as number) >= 1 ? null : 'must be at least 1') },
   jobItems: { kind: 'int', default: '100000', help: 'selected items in all queued and running jobs together (past it: 429)', check: (v) => ((v as number) >= 1 ? null : 'must be at least 1') },
   databaseConnectTimeout: { kind: 'duration', default: '10s', help: 'PostgreSQL: how long to wait for the database at start before giving up', check: (v) => ((v as number) >= 100 ? null : 'must be at least 100ms') },
+  webauthnRpId: { kind: 'string', default: '', help: 'passkeys: relying party ID, a host name such as files.example.com (default: the host the page was reached at)', check: (v) => (v === '' || /^[a-z0-9.-]+$/i.test(v as string) ? null : 'must be a host name') },
+  webauthnOrigin: { kind: 'string', default: '', help: 'passkeys: the exact origin of the pages, such as https://files.example.com (default: the origin the page was reached at)', check: (v) => (v === '' || /^https?:\/\/[^/?#]+$/.test(v as string) ? null : 'must be scheme://host[:port] with no path') },
 };
 
 function checkBaseURL(v: unknown): string | null {

@@ -24,6 +24,7 @@ import { requestObserver } from './observe/request-observer';
 import { trashRoutes } from './routes/trash.routes';
 import { auditRoutes } from './routes/audit.routes';
 import { jobsRoutes } from './routes/jobs.routes';
+import { factorsRoutes } from './routes/factors.routes';
 import { ssoRoutes } from './routes/sso.routes';
 
 /** The Elysia app for a set of services: everything lives under config.baseURL. */
@@ -50,6 +51,7 @@ export async function createHttpApp(s: Services) {
     .use(trashRoutes(s, auth))
     .use(auditRoutes(s, auth))
     .use(jobsRoutes(s, auth))
+    .use(factorsRoutes(s, auth, ip))
     .use(openapiPlugin(s, auth, () => app.routes))
     .all('/api/*', () => textResponse(404))
     .use(await staticPlugin(s));

@@ -23,6 +23,7 @@ import type { SharesService } from './shares/shares.service';
 import type { TrashService } from './trash/trash.service';
 import type { UsersService } from './users/users.service';
 import type { NameIndex } from './index/name-index.service';
+import type { FactorsService } from './factors/factors.service';
 import type { DirectoryLogin } from './sso/directory-login';
 import type { OidcService } from './sso/oidc.service';
 
@@ -55,6 +56,8 @@ export interface Services {
   jobs: JobsService;
   /** Every task besides answering requests, started by `serve` (services/background); close() stops it. */
   background: Background;
+  /** Second factors (TOTP, recovery codes, passkeys) and the login's second step (services/factors). */
+  factors: FactorsService;
   /** Who a directory (OIDC, LDAP) says someone is: linking, creation, groups re-applied (services/sso). */
   directory: DirectoryLogin;
   /** OpenID Connect sign-in (services/sso/oidc.service.ts). */

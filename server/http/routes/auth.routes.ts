@@ -1,13 +1,14 @@
 import { Elysia } from 'elysia';
 import { forbidden } from '../../core/errors';
 import type { Services } from '../../services/services';
-import { readJsonObject } from '../body';
+import { json, readJsonObject } from '../body';
 import type { ClientIp } from '../client-ip';
 import type { AuthPlugin } from '../plugins/auth.plugin';
 import { textResponse } from '../plugins/error.plugin';
 import { tokenFrom } from '../plugins/auth.plugin';
 import type { LoginMethod } from '../../contract/accounts';
 import { deviceOf } from '../device';
+import { rpOf } from '../webauthn-rp';
 import { publicOrigin } from '../public-origin';
 
 /** Login and signup bodies: far above any credentials that fit their caps (auth.service.ts cappedCredentials), 413 past it. */
@@ -40,7 +41,36 @@ export function authRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
         user = await s.auth.loginWithPassword(body.username, body.password, clientAddress);
         how = s.auth.methodOf(user);
       }
+      // A password (or directory) login of an account with a second factor, or one that must enrol: no token yet,
+      // a 401 with a ticket for the second step (decision 0044).
+      if (how === 'password' || how === 'ldap') {
+        const step = await s.factors.secondStep(user, clientAddress, how);
+        if (step) return json(step, 401);
+      }
       return tokenResponse(await issueToken(user, await s.auth.startSession(user, { method: how, address: clientAddress, device })));
+    }, { parse: 'none' })
+    .post('/api/login/second-factor', async ({ request, server, issueToken }) => {
+      const address = ip.client(request, server);
+      const body = await readJsonObject(request, LOGIN_LIMIT);
+      const done = await s.factors.secondFactor(body.ticket, body.method, body.code, address);
+      const session = await s.auth.startSession(done.user, { method: done.method, address, device: deviceOf(request.headers.get('user-agent')) });
+      // An enrolment confirmed at login made the recovery codes: shown this once, beside the token.
+      return tokenResponse(await issueToken(done.user, session), done.recoveryCodes ? { 'X-Recovery-Codes': done.recoveryCodes.join(',') } : {});
+    }, { parse: 'none' })
+    .post('/api/login/totp-enrol', async ({ request, server }) => {
+      const body = await readJsonObject(request, LOGIN_LIMIT);
+      return json(await s.factors.enrolAtLogin(body.ticket, ip.client(request, server)));
+    }, { parse: 'none' })
+    .post('/api/login/passkey/options', async ({ request, server }) => {
+      // No body (or an empty one) asks for passwordless options.
+      const body: Record<string, unknown> = !request.body || request.headers.get('content-length') === '0' ? {} : await readJsonObject(request, LOGIN_LIMIT).catch((e) => (String(e?.detail).includes('empty') ? {} : Promise.reject(e)));
+      return json(await s.factors.passkeyOptions(body.ticket, rpOf(s, request, server, ip), ip.client(request, server)));
+    }, { parse: 'none' })
+    .post('/api/login/passkey', async ({ request, server, issueToken }) => {
+      const address = ip.client(request, server);
+      const body = await readJsonObject(request, LOGIN_LIMIT);
+      const done = await s.factors.passkeyLogin(body.challengeId, body.response, body.ticket, address);
+      return tokenResponse(await issueToken(done.user, await s.auth.startSession(done.user, { method: done.method, address, device: deviceOf(request.headers.get('user-agent')) })));
     }, { parse: 'none' })
     .post('/api/renew', async ({ request, issueToken, verifyToken }) => {
       const { user, sid } = await verifyToken(tokenFrom(request));

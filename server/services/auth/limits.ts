@@ -66,3 +66,22 @@ export const currentPasswordLimits = (userId: number): Limit[] => [{ key: `curpw
  */
 export const SSO_PER_ADDRESS = { max: 60, windowMs: MIN };
 export const ssoLimits = (address: string): Limit[] => [{ key: `sso:a:${address}`, ...SSO_PER_ADDRESS }];
+
+/** Wrong second-factor codes (TOTP, recovery) per user: someone holding the password guessing codes. */
+export const FACTOR_CODE_PER_USER = { max: 10, windowMs: 15 * MIN };
+/** Wrong second-factor codes per address, across users. */
+export const FACTOR_CODE_PER_ADDRESS = { max: 20, windowMs: 15 * MIN };
+/** Passkey assertions per address (passwordless needs no password first, so this is the only bound). */
+export const PASSKEY_PER_ADDRESS = { max: 20, windowMs: 15 * MIN };
+/** Login tickets and WebAuthn challenges made per address. */
+export const TICKETS_PER_ADDRESS = { max: 60, windowMs: 15 * MIN };
+
+/** Second factors (services/factors): per address first, as loginKeys. */
+export const factorLimits = {
+  code: (address: string, userId: number): Limit[] => [
+    { key: `2fa:a:${address}`, ...FACTOR_CODE_PER_ADDRESS },
+    { key: `2fa:u:${userId}`, ...FACTOR_CODE_PER_USER },
+  ],
+  passkey: (address: string): Limit[] => [{ key: `passkey:a:${address}`, ...PASSKEY_PER_ADDRESS }],
+  ticket: (address: string): Limit[] => [{ key: `ticket:a:${address}`, ...TICKETS_PER_ADDRESS }],
+};
