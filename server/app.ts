@@ -37,6 +37,10 @@ import { indexedHooks } from './services/index/index-hooks';
 import { JobsStore } from './db/jobs.store';
 import { actorFor } from './services/actor';
 import type { TokenLimits } from './services/policy/token-limits';
+import { ApiTokensStore } from './db/api-tokens.store';
+import { TokensService } from './services/tokens/tokens.service';
+import { TokenAuth } from './services/tokens/token-auth';
+import { AccountSessions } from './services/tokens/account-sessions';
 import { JobsService } from './services/jobs/jobs.service';
 import type { Services } from './services/services';
 import { IdentitiesStore } from './db/identities.store';
@@ -83,6 +87,16 @@ export async function createServices(
   const oidc = new OidcService({ flows: new SsoFlowsStore(db), sessions: stores.sessions, settings, directory, auth, limits, audit });
   // Second factors and passkeys (services/factors): asked by password logins, tokens and WebDAV (hasSecondFactor).
   const factors = createFactors(db, { users: stores.users, settings, limits, audit });
+  // Personal API tokens (services/tokens): their limits are applied by actorFor and the file policy.
+  const apiTokens = new ApiTokensStore(db);
+  const tokens = new TokensService({ store: apiTokens, users: stores.users, audit, ownerActor: (u) => actorFor(u, { root: config.root, globalRules: settings.get().rules, followExternalSymlinks: config.followExternalSymlinks }) });
+  const tokenAuth = new TokenAuth({
+    store: apiTokens, users: stores.users, limits, audit,
+    passwordLogin: (name, password, address) => auth.loginWithPassword(name, password, address),
+    twoFactorRequired: () => !!settings.get().twoFactor?.required,
+    hasSecondFactor: (id) => factors.hasSecondFactor(id),
+  });
+  const accountSessions = new AccountSessions({ sessions: stores.sessions, users: stores.users, auth, audit });
   const runner = await createRunner(config, settings, log, audit);
   // Hooks, like the runner, exist only when exec is on and sandboxed (or the admin accepted unsafe mode).
   const hooks: Hooks = runner.enabled ? new ExecHooks(runner, settings, log) : noHooks;
@@ -119,6 +133,9 @@ export async function createServices(
     settings,
     users,
     auth,
+    tokens,
+    tokenAuth,
+    accountSessions,
     files,
     tus,
     previews,

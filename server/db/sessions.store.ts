@@ -84,6 +84,20 @@ export class SessionsStore {
     return (await this.db.run('DELETE FROM sessions WHERE user_id = ? AND id != ?', userId, exceptId ?? '')).changes;
   }
 
+  /**
+   * Ends every session of a user except one renewal family (the caller's: its predecessors in their grace window and
+   * its successor stay). Returns the ids that ended.
+   */
+  async deleteForUserExceptFamily(userId: number, family: string): Promise<string[]> {
+    const rows = await this.db.all<{ id: string }>('DELETE FROM sessions WHERE user_id = ? AND COALESCE(family, id) != ? RETURNING id', userId, family);
+    return rows.map((r) => r.id);
+  }
+
+  /** Records that a request used the session (the caller throttles: at most once a minute per session). */
+  async touch(id: string, at: number): Promise<void> {
+    await this.db.run('UPDATE sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?', at, id, at);
+  }
+
   /** Ends every session of every user. Returns how many ended. */
   async deleteAll(): Promise<number> {
     return (await this.db.run('DELETE FROM sessions')).changes;

@@ -25,6 +25,8 @@ import { trashRoutes } from './routes/trash.routes';
 import { auditRoutes } from './routes/audit.routes';
 import { jobsRoutes } from './routes/jobs.routes';
 import { factorsRoutes } from './routes/factors.routes';
+import { accountRoutes } from './routes/account.routes';
+import { userAccessRoutes } from './routes/user-access.routes';
 import { ssoRoutes } from './routes/sso.routes';
 
 /** The Elysia app for a set of services: everything lives under config.baseURL. */
@@ -52,6 +54,8 @@ export async function createHttpApp(s: Services) {
     .use(auditRoutes(s, auth))
     .use(jobsRoutes(s, auth))
     .use(factorsRoutes(s, auth, ip))
+    .use(accountRoutes(s, auth))
+    .use(userAccessRoutes(s, auth))
     .use(openapiPlugin(s, auth, () => app.routes))
     .all('/api/*', () => textResponse(404))
     .use(await staticPlugin(s));

@@ -23,6 +23,9 @@ import type { SharesService } from './shares/shares.service';
 import type { TrashService } from './trash/trash.service';
 import type { UsersService } from './users/users.service';
 import type { NameIndex } from './index/name-index.service';
+import type { TokensService } from './tokens/tokens.service';
+import type { TokenAuth } from './tokens/token-auth';
+import type { AccountSessions } from './tokens/account-sessions';
 import type { FactorsService } from './factors/factors.service';
 import type { DirectoryLogin } from './sso/directory-login';
 import type { OidcService } from './sso/oidc.service';
@@ -36,6 +39,12 @@ export interface Services {
   settings: SettingsService;
   users: UsersService;
   auth: AuthService;
+  /** Personal API tokens: made, listed, revoked (services/tokens). */
+  tokens: TokensService;
+  /** Checks an API token presented with a request, and HTTP Basic credentials (services/tokens/token-auth.ts). */
+  tokenAuth: TokenAuth;
+  /** The sessions page: list, end one, end the others, last seen (services/tokens/account-sessions.ts). */
+  accountSessions: AccountSessions;
   files: FilesService;
   tus: TusService;
   previews: PreviewService;

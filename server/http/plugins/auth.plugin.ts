@@ -10,6 +10,7 @@ import { tokenUser } from '../../services/auth/auth.service';
 import type { Services } from '../../services/services';
 import type { ClientIp } from '../client-ip';
 import { noteUser } from '../observe/request-record';
+import { looksLikeApiToken } from '../../services/tokens/token-secret';
 
 const ISSUER = 'Filedeck';
 const RENEW_WINDOW_MS = 60 * 60 * 1000;
@@ -36,13 +37,33 @@ function cookieValue(header: string | null, name: string): string | null {
 /** A plain read: GET or HEAD, no WebSocket upgrade. */
 const readsOnly = (request: Request) => (request.method === 'GET' || request.method === 'HEAD') && !request.headers.has('upgrade');
 
+/** The username and password of `Authorization: Basic`, or null. */
+export function basicCredentials(header: string | null): { username: string; password: string } | null {
+  if (!header || header.length > 4096 || !/^basic /i.test(header)) return null;
+  const text = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const i = text.indexOf(':');
+  return i < 0 ? null : { username: text.slice(0, i), password: text.slice(i + 1) };
+}
+
 /**
- * Where a token may come from: X-Auth always; the `auth` cookie and, on the web app's raw/preview/command
- * URLs, the `auth` query value, only for GET (a cross-site form cannot change anything with them).
+ * Where a token may come from: X-Auth always (a session's JWT or an API token); `Authorization: Bearer` (either)
+ * and `Authorization: Basic` whose password is an API token; the `auth` cookie and, on the web app's
+ * raw/preview/command URLs, the `auth` query value, only for GET and only a session's (a cross-site form cannot
+ * change anything with them).
  */
 export function tokenFrom(request: Request): string | null {
   const h = request.headers.get('x-auth');
-  if (looksLikeJwt(h)) return h;
+  if (looksLikeJwt(h) || looksLikeApiToken(h)) return h;
+  const authz = request.headers.get('authorization');
+  if (authz) {
+    if (/^bearer /i.test(authz)) {
+      const t = authz.slice(7).trim();
+      if (looksLikeJwt(t) || looksLikeApiToken(t)) return t;
+    } else {
+      const basic = basicCredentials(authz);
+      if (looksLikeApiToken(basic?.password)) return basic.password;
+    }
+  }
   if (request.method !== 'GET' && request.method !== 'HEAD') return null;
   const c = cookieValue(request.headers.get('cookie'), 'auth');
   if (looksLikeJwt(c)) return c;
@@ -114,6 +135,18 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
     compiled.set(user.id, { global, own, user, set });
     return set;
   };
+  /** What a token never reaches (0044): the account pages, and the session's own renew and logout. */
+  const base = s.config.baseURL;
+  const sessionOnly = (path: string) => path === `${base}/api/account` || path.startsWith(`${base}/api/account/`) || path === `${base}/api/renew` || path === `${base}/api/logout`;
+  /** A request with a personal API token: its owner as an actor with the token's limits (file-policy.ts decides). */
+  const tokenActor = async (request: Request, server: Parameters<ClientIp['client']>[1], token: string): Promise<Actor> => {
+    const address = ip.client(request, server);
+    const { user, limits } = await s.tokenAuth.authenticate(token, address);
+    const basic = basicCredentials(request.headers.get('authorization'));
+    if (basic?.username && basic.password === token && basic.username.toLowerCase() !== user.username.toLowerCase()) throw unauthorized();
+    if (sessionOnly(new URL(request.url).pathname)) throw forbidden('not with an API token');
+    return actorFor(user, { root: s.config.root, globalRules: s.settings.rules(), ruleSet: rulesOf(user), followExternalSymlinks: s.config.followExternalSymlinks, address, limits });
+  };
   return new Elysia({ name: 'auth' })
     .use(signer)
     // Decorated, not derived: the same two functions serve every request (no per-request closures or hook).
@@ -137,7 +170,14 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
     .macro({
       auth: (need: PermName | 'user') => ({
         async resolve({ request, server, verifyToken, set }) {
-          const { user, sid, exp, iat } = await verifyToken(tokenFrom(request));
+          const token = tokenFrom(request);
+          if (looksLikeApiToken(token)) {
+            const actor = await tokenActor(request, server, token);
+            noteUser(request, actor.user!.id);
+            if (need !== 'user' && !actor.can(need)) throw forbidden();
+            return { actor, sessionId: '' };
+          }
+          const { user, sid, exp, iat } = await verifyToken(token);
           noteUser(request, user.id); // request logs name the user
           const actor: Actor = actorFor(user, {
             root: s.config.root,
@@ -151,6 +191,8 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
             address: readsOnly(request) ? () => ip.client(request, server) : ip.client(request, server),
           });
           if (need !== 'user' && !actor.can(need)) throw forbidden();
+          const seen = s.accountSessions.seen(sid); // last seen: written at most once a minute per session
+          if (seen) await seen;
           if (exp * 1000 - Date.now() < RENEW_WINDOW_MS || Math.floor(user.updatedAt / 1000) > iat) set.headers['X-Renew-Token'] = 'true';
           return { actor, sessionId: sid };
         },

@@ -60,13 +60,6 @@ export const signupLimits = (address: string): Limit[] => [{ key: `signup:a:${ad
 
 export const currentPasswordLimits = (userId: number): Limit[] => [{ key: `curpw:${userId}`, ...CURRENT_PASSWORD_PER_USER }];
 
-/**
- * Single sign-on steps an anonymous client can repeat (services/sso): starting an OIDC login, its callback and the
- * one-time code's exchange, per address. A successful exchange gives its slot back.
- */
-export const SSO_PER_ADDRESS = { max: 60, windowMs: MIN };
-export const ssoLimits = (address: string): Limit[] => [{ key: `sso:a:${address}`, ...SSO_PER_ADDRESS }];
-
 /** Wrong second-factor codes (TOTP, recovery) per user: someone holding the password guessing codes. */
 export const FACTOR_CODE_PER_USER = { max: 10, windowMs: 15 * MIN };
 /** Wrong second-factor codes per address, across users. */
@@ -84,4 +77,24 @@ export const factorLimits = {
   ],
   passkey: (address: string): Limit[] => [{ key: `passkey:a:${address}`, ...PASSKEY_PER_ADDRESS }],
   ticket: (address: string): Limit[] => [{ key: `ticket:a:${address}`, ...TICKETS_PER_ADDRESS }],
+};
+
+/**
+ * Single sign-on steps an anonymous client can repeat (services/sso): starting an OIDC login, its callback and the
+ * one-time code's exchange, per address. A successful exchange gives its slot back.
+ */
+export const SSO_PER_ADDRESS = { max: 60, windowMs: MIN };
+export const ssoLimits = (address: string): Limit[] => [{ key: `sso:a:${address}`, ...SSO_PER_ADDRESS }];
+
+/**
+ * API token attempts per address: an unknown id, a wrong secret or an expired token counts; past the limit the
+ * address is refused (429) before anything is looked up or hashed. A token already verified by this process is
+ * remembered and never counted again (tokens/token-auth.ts).
+ */
+export const TOKEN_PER_ADDRESS = { max: 20, windowMs: MIN };
+
+export const tokenKeys = {
+  address: (address: string): Limit => ({ key: `token:a:${address}`, ...TOKEN_PER_ADDRESS }),
+  /** One audit entry per address a minute for failed or refused token attempts. */
+  note: (address: string) => `token:note:${address}`,
 };

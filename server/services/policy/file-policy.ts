@@ -71,6 +71,14 @@ export function rulesAllowAt(actor: Actor, path: string, at?: string): boolean {
 }
 
 /**
+ * Whether a recorded path (a trash item's original place) lies where the actor acts: inside an API token's folder,
+ * or anywhere without one. Records outside it are treated as someone else's (not listed, 404).
+ */
+export function inReach(actor: Actor, path: string): boolean {
+  return tokenReach(actor.limits, path) === 'inside';
+}
+
+/**
  * Decides effects on single paths (no subtree walk). Throws 403 naming the missing permission. An API token's folder
  * (actor.limits): its ancestors may only be read (listed, described), anything beyond them is hidden like a
  * rule-denied path (actor.allows).

@@ -11,7 +11,7 @@ import { baseName, parentOf } from '../../fs/virtual-path';
 import { actorFor, type Actor } from '../actor';
 import type { DeleteSequence, FilesService } from '../files/files.service';
 import { freeName } from '../files/files-write';
-import { authorize, authorizePath } from '../policy/file-policy';
+import { authorize, authorizePath, inReach } from '../policy/file-policy';
 import { effectiveTrash } from './trash-settings';
 import { TrashPurge } from './trash-purge';
 
@@ -166,7 +166,7 @@ export class TrashService implements DeleteSequence {
   async list(actor: Actor, userId?: number): Promise<TrashItem[]> {
     const owner = this.ownerScope(actor, userId);
     const names = new Map((await this.d.users.all()).map((u) => [u.id, u.username]));
-    return (await this.d.store.list(owner)).map((r) => ({ ...this.item(r), owner: names.get(r.ownerId) ?? '' }));
+    return (await this.d.store.list(owner)).filter((r) => inReach(actor, r.originalPath)).map((r) => ({ ...this.item(r), owner: names.get(r.ownerId) ?? '' }));
   }
 
   /**
@@ -223,7 +223,7 @@ export class TrashService implements DeleteSequence {
     const owner = actor.user && opts.userId === undefined ? actor.user.id : this.ownerScope(actor, opts.userId);
     const rows = await this.d.store.olderThan(opts.olderThanMs ? this.now() - opts.olderThanMs : Number.MAX_SAFE_INTEGER, owner);
     let n = 0;
-    for (const r of rows) if (await this.purge.removeRow(r)) n++;
+    for (const r of rows) if (inReach(actor, r.originalPath) && (await this.purge.removeRow(r))) n++;
     return n;
   }
 
@@ -244,7 +244,7 @@ export class TrashService implements DeleteSequence {
   /** A row the actor may act on; someone else's is a 404 to non-admins (its existence is not theirs to know). */
   private async visibleRow(actor: Actor, id: string): Promise<TrashRow> {
     const row = await this.d.store.byId(id);
-    if (!row || (actor.user && !actor.can('admin') && row.ownerId !== actor.user.id)) throw notFound('no such item in the trash');
+    if (!row || (actor.user && !actor.can('admin') && row.ownerId !== actor.user.id) || !inReach(actor, row.originalPath)) throw notFound('no such item in the trash');
     return row;
   }
 
