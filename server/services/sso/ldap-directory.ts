@@ -42,10 +42,12 @@ function rdnValue(dn: string, attr: string): string {
  */
 export async function ldapAuthenticate(s: LdapSettings, username: string, password: string): Promise<LdapPerson | null> {
   const ca = s.caFile ? [readPemFile(s.caFile)] : undefined;
-  const client = new Client({ url: s.url, timeout: LDAP_TIMEOUT_MS, connectTimeout: LDAP_TIMEOUT_MS, strictDN: false, tlsOptions: ca ? { ca } : undefined });
+  // TLS options only for ldaps:// (given to an ldap:// client, ldapts would speak TLS to the plain port).
+  const ldaps = s.url.startsWith('ldaps:');
+  const client = new Client({ url: s.url, timeout: LDAP_TIMEOUT_MS, connectTimeout: LDAP_TIMEOUT_MS, strictDN: false, tlsOptions: ldaps && ca ? { ca } : undefined });
   try {
     try {
-      if (s.startTls && s.url.startsWith('ldap:')) await client.startTLS(ca ? { ca } : {});
+      if (s.startTls && !ldaps) await client.startTLS(ca ? { ca } : {});
       if (s.bindDn) await client.bind(s.bindDn, s.bindPassword);
     } catch (e) {
       throw new DirectoryUnreachable(e); // a refused service bind is a configuration fault, not the user's

@@ -5,6 +5,18 @@ import type { SettingsService } from '../settings/settings.service';
 import type { DirectoryLogin } from './directory-login';
 import { DirectoryUnreachable, ldapAuthenticate } from './ldap-directory';
 
+/**
+ * The issuer of LDAP identities: the server's host name, without scheme or port, so moving from ldap:// to ldaps://
+ * (or another port) keeps every link; another host name is another directory (links are made again by an admin).
+ */
+export function ldapIssuer(url: string): string {
+  try {
+    return `ldap://${new URL(url).hostname.toLowerCase()}`;
+  } catch {
+    return url;
+  }
+}
+
 export interface LdapLoginDeps {
   settings: SettingsService;
   directory: DirectoryLogin;
@@ -45,6 +57,6 @@ export class LdapLogin {
       await this.d.audit?.record(anonymous(address), 'login', triedName(name), { method: 'ldap', reason: 'gone from the directory' }, 'failed');
       throw new AppError('FORBIDDEN');
     }
-    return this.d.directory.signIn({ provider: 'ldap', issuer: s.url, subject: person.subject, username: person.username, groups: person.groups }, address);
+    return this.d.directory.signIn({ provider: 'ldap', issuer: ldapIssuer(s.url), subject: person.subject, username: person.username, groups: person.groups }, address);
   }
 }
