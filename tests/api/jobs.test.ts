@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import type { Job } from '../../server/contract/job';
 import { makeTree, readEvents, startJob, tempsUnder, waitJob } from '../helpers/jobs-fixture';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
+import { runScenarios, type Scenario } from '../helpers/scenario';
 
 // Background jobs through app.handle(): a real database, real files, the job running in the service as it does in
 // the server. Each test gets a fresh app.
 let t: TestApp;
 afterEach(async () => {
   await t?.close();
+  t = undefined as unknown as TestApp; // a scenario table's rows leave it unset: close each app once
 }, 60_000);
 
 const countFiles = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
@@ -113,12 +115,15 @@ test('conflicts decided up front: skip, keep both, replace', async () => {
   expect(readFileSync(join(t.root, 'dst', 'one.txt'), 'utf8')).toBe('new');
 }, 60_000);
 
-test('bad requests are 4xx at once; permissions and rules are the routes\' own', async () => {
-  t = await makeTestApp();
-  const admin = await t.adminToken();
-  mkdirSync(join(t.root, 'src'));
-  writeFileSync(join(t.root, 'src', 'f.txt'), 'f');
-  const cases: [unknown, number, string][] = [
+// Each row is refused before anything starts, so the rows share one app (the old loop's order kept).
+runScenarios(
+  'bad job requests are 4xx at once',
+  async (t) => {
+    mkdirSync(join(t.root, 'src'));
+    writeFileSync(join(t.root, 'src', 'f.txt'), 'f');
+    return {};
+  },
+  ([
     [{ kind: 'shred', items: ['/src'] }, 400, 'kind must be one of'],
     [{ kind: 'copy', items: [] }, 400, 'non-empty list'],
     [{ kind: 'copy', items: ['/../etc'], destination: '/' }, 400, 'relative segment'],
@@ -129,12 +134,15 @@ test('bad requests are 4xx at once; permissions and rules are the routes\' own',
     [{ kind: 'extract', items: ['/src/f.txt'] }, 415, 'not an archive'],
     [{ kind: 'delete', items: ['/src'], destination: '/x' }, 400, 'no destination'],
     [{ kind: 'copy', items: ['/src'], destination: '/', extra: 1 }, 400, 'unknown job field'],
-  ];
-  for (const [body, status, text] of cases) {
-    const r = await t.req('POST', '/api/jobs', { token: admin, body });
-    expect([JSON.stringify(body), r.status]).toEqual([JSON.stringify(body), status]);
-    expect(await r.text()).toContain(text);
-  }
+  ] as [unknown, number, string][]).map(([body, status, text]): Scenario => ({ name: JSON.stringify(body), as: 'admin', method: 'POST', url: '/api/jobs', body, status, contains: text })),
+  { shared: true },
+);
+
+test('permissions and rules are the routes\' own', async () => {
+  t = await makeTestApp();
+  const admin = await t.adminToken();
+  mkdirSync(join(t.root, 'src'));
+  writeFileSync(join(t.root, 'src', 'f.txt'), 'f');
   // A user without delete cannot start a delete job; a rule hiding a file inside a tree fails the job as the route would.
   const bob = await t.userToken('bob', { delete: false }, { scope: '/' });
   expect((await t.req('POST', '/api/jobs', { token: bob, body: { kind: 'delete', items: ['/src'] } })).status).toBe(403);

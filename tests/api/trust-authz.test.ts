@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ADMIN_PASSWORD, makeTestApp, USER_PASSWORD, type TestApp } from '../helpers/test-app';
 import { dest, diskState, fastUserToken, put, userId } from '../helpers/files-fixture';
 import { cli } from '../helpers/binary';
+import { runScenarios, type Scenario } from '../helpers/scenario';
 
 let t: TestApp;
 afterEach(() => t?.close());
@@ -14,54 +15,38 @@ const move = (tok: string, src: string, to: string, q = 'override=true') => t.re
 describe('one authorization decision: the implicit delete of an override', () => {
   const tree = { 'bob/src.txt': 'new', 'bob/srcdir/x.txt': 'x', 'bob/keep/a.txt': 'a', 'bob/keep/.hidden': 'h', 'bob/keep/secret/s.txt': 's', 'bob/file.txt': 'old' };
 
-  for (const [label, send] of [['copy', patch], ['move', move]] as const) {
-    test(`${label} of a file over a folder without the delete permission is 403 and changes nothing`, async () => {
-      t = await makeTestApp();
-      put(t.root, tree);
-      const bob = await fastUserToken(t, 'bob', { delete: false, modify: true, create: true, rename: true }, { scope: '/bob' });
-      const before = diskState(t);
-      const r = await send(bob, '/src.txt', '/keep');
-      expect(r.status).toBe(403);
-      expect(diskState(t)).toEqual(before);
-    });
-
-    test(`${label} of a folder over a file without the delete permission is 403 and changes nothing`, async () => {
-      t = await makeTestApp();
-      put(t.root, tree);
-      const bob = await fastUserToken(t, 'bob', { delete: false, modify: true, create: true, rename: true }, { scope: '/bob' });
-      const before = diskState(t);
-      expect((await send(bob, '/srcdir', '/file.txt')).status).toBe(403);
-      expect(diskState(t)).toEqual(before);
-    });
-
-    test(`${label} over a folder holding a rule-denied file is 403 even with delete, and changes nothing`, async () => {
-      t = await makeTestApp();
-      put(t.root, tree);
-      const bob = await fastUserToken(t, 'bob', { delete: true, modify: true, create: true, rename: true }, { scope: '/bob', rules: [{ allow: false, regex: false, path: '/keep/secret', regexp: null }] });
-      const before = diskState(t);
-      expect((await send(bob, '/src.txt', '/keep')).status).toBe(403);
-      expect(diskState(t)).toEqual(before);
-    });
-
-    test(`${label} of a file over a folder with delete and modify replaces it`, async () => {
-      t = await makeTestApp();
-      put(t.root, tree);
-      const bob = await fastUserToken(t, 'bob', { delete: true, modify: true, create: true, rename: true }, { scope: '/bob' });
-      expect((await send(bob, '/src.txt', '/keep')).status).toBe(200);
-      expect(readFileSync(join(t.root, 'bob/keep'), 'utf8')).toBe('new');
-    });
-  }
-
-  test('override without modify is 403 for file over file, through PATCH, POST and tus, nothing changed', async () => {
-    t = await makeTestApp();
-    put(t.root, tree);
-    const bob = await fastUserToken(t, 'bob', { delete: true, modify: false, create: true, rename: true }, { scope: '/bob' });
-    const before = diskState(t);
-    expect((await patch(bob, '/src.txt', '/file.txt')).status).toBe(403);
-    expect((await t.req('POST', '/api/resources/file.txt?override=true', { token: bob, raw: 'zzz' })).status).toBe(403);
-    expect((await t.req('POST', '/api/tus/file.txt?override=true', { token: bob, headers: { 'Upload-Length': '3' } })).status).toBe(403);
-    expect(diskState(t)).toEqual(before);
+  // A user made for one row alone (the old tests' bob), with the permissions and rules that row is about.
+  const bobWith = (perm: Record<string, boolean>, extra: Record<string, unknown> = {}): Scenario['as'] => async (t) => ({
+    'X-Auth': await fastUserToken(t, 'bob', { modify: true, create: true, rename: true, ...perm }, { scope: '/bob', ...extra }),
   });
+  const denied = bobWith({ delete: false });
+  const url = (action: string, src: string, to: string) => `/api/resources${src}?action=${action}&destination=${dest(to)}&override=true`;
+  const same = { under: '', after: 'same' } as const;
+  runScenarios(
+    'per caller',
+    async (t) => (put(t.root, tree), {}),
+    [
+      ...(['copy', 'rename'] as const).flatMap((action): Scenario[] => {
+        const label = action === 'copy' ? 'copy' : 'move';
+        return [
+          { name: `${label} of a file over a folder without the delete permission is 403 and changes nothing`, as: denied, method: 'PATCH', url: url(action, '/src.txt', '/keep'), status: 403, disk: same },
+          { name: `${label} of a folder over a file without the delete permission is 403 and changes nothing`, as: denied, method: 'PATCH', url: url(action, '/srcdir', '/file.txt'), status: 403, disk: same },
+          { name: `${label} over a folder holding a rule-denied file is 403 even with delete, and changes nothing`, as: bobWith({ delete: true }, { rules: [{ allow: false, regex: false, path: '/keep/secret', regexp: null }] }),
+            method: 'PATCH', url: url(action, '/src.txt', '/keep'), status: 403, disk: same },
+          { name: `${label} of a file over a folder with delete and modify replaces it`, as: bobWith({ delete: true }), method: 'PATCH', url: url(action, '/src.txt', '/keep'), status: 200,
+            after: (t) => expect(readFileSync(join(t.root, 'bob/keep'), 'utf8')).toBe('new') },
+        ];
+      }),
+      // Override without modify is 403 for file over file through PATCH, POST and tus, and changes nothing.
+      ...([
+        ['PATCH', url('copy', '/src.txt', '/file.txt'), {}],
+        ['POST', '/api/resources/file.txt?override=true', { raw: 'zzz' }],
+        ['POST', '/api/tus/file.txt?override=true', { headers: { 'Upload-Length': '3' } }],
+      ] as const).map(([method, u, init]): Scenario => ({
+        name: `override without modify, file over file, ${method} ${u.split('?')[0]}: 403, nothing changed`, as: bobWith({ delete: true, modify: false }), method, url: u, ...init, status: 403, disk: same,
+      })),
+    ],
+  );
 
   test('a folder merged over a folder never deletes; a file meeting a folder inside is 409 before anything changes', async () => {
     t = await makeTestApp();
