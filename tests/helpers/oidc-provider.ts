@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+// @ts-expect-error oidc-provider ships no type declarations (a dev dependency, used by tests only)
 import Provider from 'oidc-provider';
 
 /** One test account: its claims, changed by the test between logins (groups added, removed, moved to userinfo). */
@@ -115,7 +116,7 @@ export async function signInAtProvider(authorizeUrl: string, sub: string, browse
     const html = await res.text();
     const action = /action="([^"]+)"/.exec(html)?.[1];
     if (!action) throw new Error(`provider page without a form (${res.status}): ${html.slice(0, 300)}`);
-    const form = /name="prompt" value="login"/.test(html) ? { prompt: 'login', login: sub, password: 'any' } : { prompt: 'consent' };
+    const form: Record<string, string> = /name="prompt" value="login"/.test(html) ? { prompt: 'login', login: sub, password: 'any' } : { prompt: 'consent' };
     const post = await browser.fetch(new URL(action, url).href, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
     const after = post.headers.get('location');
     if (!after) throw new Error(`provider form answered ${post.status}: ${(await post.text()).slice(0, 300)}`);
