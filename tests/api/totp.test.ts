@@ -115,6 +115,16 @@ describe('TOTP', () => {
     expect(audit).toContain('factors.totp.enable:ok');
   });
 
+  test('an API token cannot see or change second factors', async () => {
+    const bob = await bobWithTotp(t);
+    const made = await t.req('POST', '/api/account/tokens', { token: bob.token, body: { name: 'script', perm: [] } });
+    expect(made.status).toBe(201);
+    const api = { Authorization: `Bearer ${(await json(made)).token}` };
+    expect((await t.req('GET', '/api/account/factors', { headers: api })).status).toBe(403);
+    expect((await t.req('DELETE', '/api/account/totp', { headers: api, body: { code: code(bob.secret) } })).status).toBe(403);
+    expect((await t.req('POST', '/api/account/passkeys/options', { headers: api })).status).toBe(403);
+  });
+
   test('admin reset removes TOTP and recovery codes; the user signs in with the password', async () => {
     const bob = await bobWithTotp(t);
     expect((await t.req('DELETE', `/api/users/${bob.id}/factors`, { token: bob.token })).status).toBe(403);

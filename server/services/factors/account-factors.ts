@@ -8,11 +8,12 @@ import { passkeyInfo, type PasskeysFactor } from './passkeys-factor';
 import type { RelyingParty } from './relying-party';
 import type { TotpFactor } from './totp-factor';
 
-/** The signed-in user of an actor; API tokens never manage factors (decision 0044). */
+/**
+ * The signed-in user of an actor. API tokens never get here: the auth plugin refuses them on /api/account/* (the one
+ * home of that rule, decision 0044).
+ */
 export function accountUser(actor: Actor): StoredUser {
   if (!actor.user) throw forbidden();
-  // A personal API token's actor carries its limits: a token never reaches the account's second factors.
-  if (actor.limits) throw forbidden('an API token cannot manage the account');
   return actor.user;
 }
 
