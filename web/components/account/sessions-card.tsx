@@ -13,7 +13,7 @@ export function SessionsCard({ sessions }: { sessions: readonly SessionInfo[] })
 
   return (
     <section className="settings-card" data-testid="sessions-card">
-      <div className="settings-card__head">
+      <div className="settings-card__head account-card-head">
         <h2 className="settings-card__title">{t('account.sessions.title')}</h2>
         <button type="button" className="btn btn--secondary settings-btn--small" disabled={!others} onClick={() => setEnding('others')} data-testid="sessions-end-others">
           {t('account.sessions.endOthers')}

@@ -29,7 +29,7 @@ export function SessionsTable({ sessions, onEnd }: { sessions: readonly SessionI
                   <span>{s.device || t('account.sessions.unknownDevice')}</span>
                   {s.current && <span className="account-current" data-testid="session-current">{t('account.sessions.current')}</span>}
                 </td>
-                <td className="settings-table__mono" data-label={t('account.sessions.address')}><bdi>{s.address}</bdi></td>
+                <td data-label={t('account.sessions.address')}><bdi className="settings-table__mono">{s.address}</bdi></td>
                 <td data-label={t('account.sessions.method')}>{t(`account.method.${s.method}`)}</td>
                 <td data-label={t('account.sessions.lastSeen')}>
                   <time dateTime={seen.toISOString()} title={formatExact(seen, i18n.language)}>{formatRelative(seen, i18n.language)}</time>

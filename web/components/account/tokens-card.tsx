@@ -19,7 +19,7 @@ export function TokensCard({ tokens, own }: { tokens: readonly ApiTokenInfo[]; o
 
   return (
     <section className="settings-card" data-testid="tokens-card">
-      <div className="settings-card__head">
+      <div className="settings-card__head account-card-head">
         <h2 className="settings-card__title">{t('account.tokens.title')}</h2>
         {!creating && (
           <button type="button" className="btn btn--primary settings-btn--small" onClick={() => setCreating(true)} data-testid="token-new">

@@ -41,7 +41,7 @@ export function TwoFactorCard({ factors }: { factors: FactorStatus }) {
 
   return (
     <section className="settings-card" data-testid="two-factor-card">
-      <div className="settings-card__head">
+      <div className="settings-card__head account-card-head">
         <h2 className="settings-card__title">{t('account.twoFactor.title')}</h2>
         <span className={factors.totp ? 'account-status is-on' : 'account-status'} data-testid="totp-status" data-on={factors.totp}>
           {t(factors.totp ? 'account.twoFactor.on' : 'account.twoFactor.off')}
