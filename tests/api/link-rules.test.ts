@@ -2,13 +2,22 @@ import { afterEach, expect, test } from 'bun:test';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
+import { runScenarios, type Scenario } from '../helpers/scenario';
 
 // Rules are also checked where an in-scope symlink really leads: a link cannot open what the rules deny.
 let t: TestApp;
-afterEach(() => t?.close());
+afterEach(async () => {
+  await t?.close();
+  t = undefined as unknown as TestApp; // a scenario table's rows leave it unset: close each app once
+});
 
 async function setup() {
   t = await makeTestApp();
+  return layout(t);
+}
+
+/** Denied /private, reached by links from the root; bob's token. */
+async function layout(t: TestApp) {
   mkdirSync(join(t.root, 'private'), { recursive: true });
   mkdirSync(join(t.root, 'public'), { recursive: true });
   writeFileSync(join(t.root, 'private', 'secret.txt'), 'top secret');
@@ -20,22 +29,10 @@ async function setup() {
   return t.userToken('bob');
 }
 
-test('links to denied targets are hidden from listings and refused on every route', async () => {
+test('links to denied targets are hidden from listings and archives; a link to an allowed target is served', async () => {
   const token = await setup();
   const root = await (await t.req('GET', '/api/resources/', { token })).json();
   expect(root.items.map((i: { name: string }) => i.name).sort()).toEqual(['ok-link.txt', 'public']);
-  for (const [method, path] of [
-    ['GET', '/api/raw/pub-link/secret.txt'],
-    ['GET', '/api/raw/secret-link.txt'],
-    ['GET', '/api/resources/pub-link'],
-    ['GET', '/api/resources/secret-link.txt'],
-    ['PUT', '/api/resources/secret-link.txt'],
-    ['POST', '/api/resources/pub-link/new.txt'],
-    ['DELETE', '/api/resources/pub-link/secret.txt'],
-  ] as const) {
-    const r = await t.req(method, path, { token, raw: method === 'PUT' || method === 'POST' ? 'x' : undefined });
-    expect({ method, path, status: r.status }).toEqual({ method, path, status: 403 });
-  }
   const tar = Buffer.from(await (await t.req('GET', '/api/raw/?algo=tar', { token })).arrayBuffer()).toString('latin1');
   expect(tar).not.toContain('top secret');
   expect(tar).toContain('fine');
@@ -51,3 +48,19 @@ test('a public share of a folder cannot reach the owner\'s denied paths through 
   expect(list.items.map((i: { name: string }) => i.name)).toEqual(['ok.txt']);
   expect((await t.req('GET', `/api/public/dl/${share.hash}/inner-link/secret.txt`)).status).toBe(403);
 });
+
+// Every route refuses a link whose target the rules deny, and changes nothing (one app: the rows only try).
+runScenarios(
+  'links to denied targets are refused on every route',
+  async (t) => ({ bob: await layout(t) }),
+  ([
+    ['GET', '/api/raw/pub-link/secret.txt'],
+    ['GET', '/api/raw/secret-link.txt'],
+    ['GET', '/api/resources/pub-link'],
+    ['GET', '/api/resources/secret-link.txt'],
+    ['PUT', '/api/resources/secret-link.txt'],
+    ['POST', '/api/resources/pub-link/new.txt'],
+    ['DELETE', '/api/resources/pub-link/secret.txt'],
+  ] as const).map(([method, url]): Scenario => ({ name: `${method} ${url}`, as: 'bob', method, url, raw: method === 'PUT' || method === 'POST' ? 'x' : undefined, status: 403, excludes: 'top secret' })),
+  { shared: true },
+);
