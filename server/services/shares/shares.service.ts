@@ -10,7 +10,7 @@ import { identityOf } from '../../fs/file-identity';
 import { inTrash } from '../../fs/trash-fs';
 import { baseName } from '../../fs/virtual-path';
 import { actorFor, type Actor } from '../actor';
-import { authorizePath } from '../policy/file-policy';
+import { inReach, authorizePath } from '../policy/file-policy';
 import { hashPassword, verifyPassword } from '../auth/password-policy';
 import { shareLimits } from '../auth/limits';
 import type { RateLimiter } from '../auth/rate-limiter';
@@ -117,7 +117,8 @@ export class SharesService {
     const names = await this.names();
     const rows = !actor.user || actor.can('admin') ? (userId === undefined ? await this.d.store.all() : await this.d.store.byUser(userId)) : await this.d.store.byUser(actor.user.id);
     const out: Share[] = [];
-    for (const r of (await this.live(rows)).sort((a, b) => a.userId - b.userId || a.expire - b.expire)) {
+    // With an API token limited to a folder, links to elsewhere are not its own (policy/file-policy.ts inReach).
+    for (const r of (await this.live(rows)).filter((x) => inReach(actor, x.path)).sort((a, b) => a.userId - b.userId || a.expire - b.expire)) {
       const reach = await this.reach(r);
       out.push({ ...publicShare(reach.state === 'ok' ? reach.row : r, names.get(r.userId) ?? ''), state: reach.state });
     }
@@ -177,6 +178,7 @@ export class SharesService {
     if (!row || !(await this.live([row])).length) throw notFound(`no share "${hash}"`);
     if (actor.user) authorizePath(actor, 'share');
     if (actor.user && !actor.can('admin') && row.userId !== actor.user.id) throw forbidden();
+    if (!inReach(actor, row.path)) throw forbidden();
     if (change.expiresIn === undefined && change.password === undefined) throw invalid('nothing to change: give an expiry or a password');
     const next = { ...row };
     if (change.expiresIn !== undefined) {
@@ -201,6 +203,7 @@ export class SharesService {
     if (!row) throw notFound(`no share "${hash}"`);
     if (actor.user) authorizePath(actor, 'share');
     if (actor.user && !actor.can('admin') && row.userId !== actor.user.id) throw forbidden();
+    if (!inReach(actor, row.path)) throw forbidden();
     await this.d.store.delete(hash);
     await this.d.audit?.record(actor, 'share.delete', hash, { path: row.path });
   }

@@ -74,6 +74,8 @@ export class UsersService {
 
   /** Checks the caller's own password before sensitive changes (json auth only; the CLI is trusted). */
   async checkCurrentPassword(actor: Actor, current: unknown): Promise<void> {
+    // A token is never a way to prove (or to guess) the account password: sensitive changes need a session.
+    if (actor.limits) throw forbidden('not with an API token: sign in');
     if (!actor.user || this.d.settings.get().authMethod !== 'json') return;
     // The slot is taken BEFORE the comparison, so concurrent guesses with a stolen session are each counted.
     const slot = await this.d.limits.reserve(currentPasswordLimits(actor.user.id), 'too many wrong current passwords, try again later');
