@@ -123,6 +123,18 @@ describe('passkeys', () => {
     expect((await answer(t, pw.challengeId, await alice.soft.get(pw.options), step.ticket)).status).toBe(400);
   });
 
+  test('passkey assertions are rate-limited per address (429 even for a right one), and audited once limited', async () => {
+    const bob = await withPasskey(t, 'bob');
+    for (let i = 0; i < 20; i++) {
+      const { challengeId } = await passwordless(t);
+      expect((await answer(t, challengeId, { id: 'not-a-registered-passkey', response: {} })).status).toBe(403);
+    }
+    const { challengeId, options } = await passwordless(t);
+    const limited = await answer(t, challengeId, await bob.soft.get(options));
+    expect(limited.status).toBe(429);
+    expect((await t.s.audit.list({ action: 'login.passkey' })).entries.map((e) => e.outcome)).toContain('limited');
+  });
+
   test('rename and remove are the owner\'s; admin reset removes passkeys too', async () => {
     const bob = await withPasskey(t, 'bob');
     const alice = await withPasskey(t, 'alice');

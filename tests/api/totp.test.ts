@@ -92,6 +92,16 @@ describe('TOTP', () => {
     expect(entries).toContain('limited');
   });
 
+  test('a ticket is bound to its address and lives five minutes', async () => {
+    const bob = await bobWithTotp(t);
+    const step = await passwordStep(t);
+    // The app under test sees every request from 'local'; another address is the service asked directly.
+    await expect(t.s.factors.secondFactor(step.ticket, 'totp', code(bob.secret), '192.0.2.9')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    setSystemTime(new Date(Date.now() + 5 * 60_000 + 1000));
+    expect((await second(t, step.ticket, code(bob.secret))).status).toBe(401);
+    expect((await second(t, (await passwordStep(t)).ticket, code(bob.secret))).status).toBe(200);
+  });
+
   test('a recovery code works once; regenerate replaces them all', async () => {
     const bob = await bobWithTotp(t);
     expect((await second(t, (await passwordStep(t)).ticket, bob.codes[0]!.toUpperCase(), 'recovery')).status).toBe(200);

@@ -31,7 +31,7 @@ export class LoginTickets {
    * takes it (`take`) once the answer was right.
    */
   async open(id: unknown, address: string, kinds: TicketKind[]): Promise<TicketRow> {
-    if (typeof id !== 'string' || id.length === 0 || id.length > 64) throw new AppError('INVALID', 'ticket is missing');
+    if (typeof id !== 'string' || id.length === 0 || id.length > 64) throw new AppError('INVALID', 'the ticket or challenge id is missing');
     const t = await this.store.get(id, this.now());
     if (!t || !kinds.includes(t.kind) || t.address !== address) throw unauthorized('the sign-in step expired or is unknown: sign in again');
     return t;
