@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { dest, fastUserToken, userId } from '../helpers/files-fixture';
 import { runScenarios, type Scenario, type ScenarioValues } from '../helpers/scenario';
 import { makeTestApp, USER_PASSWORD, type TestApp } from '../helpers/test-app';
+import { systemActor } from '../../server/services/actor';
 
 /**
  * Personal API tokens (issue 34): the permission subset, the folder and read-only on every endpoint family (one
@@ -128,3 +129,130 @@ const rows: Scenario[] = [
 ];
 
 runScenarios('API tokens: permissions, folder and read-only on every endpoint family', setup, rows);
+
+describe('API tokens: flows', () => {
+  let t: TestApp;
+  afterEach(() => t?.close());
+  const make = (session: string, body: Record<string, unknown>) => t.req('POST', '/api/account/tokens', { token: session, body });
+  const list = (tok: string, headers: Record<string, string> = { 'X-Auth': tok }) => t.req('GET', '/api/resources/in/', { headers });
+
+  test('creation: a subset of the owner\'s permissions, an existing folder, no admin or execute with a folder, names, limits', async () => {
+    t = await makeTestApp();
+    const bob = await fastUserToken(t, 'bob', { create: true, download: true, share: false, execute: true }, { scope: '/bob' });
+    files(t);
+    expect((await make(bob, { name: 'x', perm: ['share'] })).status).toBe(403); // bob may not share
+    expect((await make(bob, { name: 'x', perm: ['admin'] })).status).toBe(403);
+    expect((await make(bob, { name: 'x', perm: ['fly'] })).status).toBe(400);
+    expect((await make(bob, { name: '', perm: [] })).status).toBe(400);
+    expect((await make(bob, { name: 'x'.repeat(101), perm: [] })).status).toBe(400);
+    expect((await make(bob, { name: 'x', perm: ['download'], path: '/nope' })).status).toBe(400);
+    expect((await make(bob, { name: 'x', perm: ['download'], path: '/top.txt' })).status).toBe(400);
+    expect((await make(bob, { name: 'x', perm: ['download'], path: '/../etc' })).status).toBe(400);
+    expect((await make(bob, { name: 'x', perm: ['execute'], path: '/in' })).status).toBe(400);
+    expect((await make(bob, { name: 'x', perm: ['download'], expiresInDays: 0 })).status).toBe(400);
+    expect((await make(bob, { name: 'x', perm: ['download'], expiresInDays: 3651 })).status).toBe(400);
+    const ok = await make(bob, { name: 'x', perm: ['download'], path: '/in/', expiresInDays: 30, readOnly: true });
+    expect(ok.status).toBe(201);
+    const made = (await ok.json()) as { token: string; path: string; expiresAt: number; readOnly: boolean };
+    expect(made).toMatchObject({ path: '/in', readOnly: true });
+    expect(made.token).toMatch(/^fdt_[A-Za-z0-9_-]{12}_[A-Za-z0-9_-]{32}$/);
+    expect((await make(bob, { name: 'x', perm: [] })).status).toBe(409);
+    for (let i = 1; i < 50; i++) expect((await make(bob, { name: `n${i}`, perm: [] })).status).toBe(201);
+    expect((await make(bob, { name: 'n50', perm: [] })).status).toBe(400);
+    const listed = (await (await t.req('GET', '/api/account/tokens', { token: bob })).json()) as { token?: string }[];
+    expect(listed).toHaveLength(50);
+    expect(JSON.stringify(listed)).not.toContain('fdt_');
+  });
+
+  test('hashed at rest; accepted as Bearer, X-Auth and Basic (any name or the owner\'s); last use recorded', async () => {
+    t = await makeTestApp();
+    const bob = await fastUserToken(t, 'bob', { download: true }, { scope: '/bob' });
+    files(t);
+    const token = await makeToken(t, bob, { name: 'script', perm: ['download'] });
+    const secret = token.slice(17);
+    const rows = await t.s.db.all<Record<string, unknown>>('SELECT * FROM api_tokens');
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(secret);
+    expect(rows[0]!.secret_hash).toBe(new Bun.CryptoHasher('sha256').update(secret).digest('base64url'));
+    expect((await list(token, { Authorization: `Bearer ${token}` })).status).toBe(200);
+    expect((await list(token)).status).toBe(200);
+    const basic = (user: string) => ({ Authorization: `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}` });
+    expect((await list(token, basic(''))).status).toBe(200);
+    expect((await list(token, basic('BOB'))).status).toBe(200);
+    expect((await list(token, basic('alice'))).status).toBe(401);
+    expect((await list(token, { Authorization: `Basic ${Buffer.from(`bob:${USER_PASSWORD}`).toString('base64')}` })).status).toBe(401); // no password here
+    const info = (await (await t.req('GET', '/api/account/tokens', { token: bob })).json()) as { lastUsedAt: number | null }[];
+    expect(info[0]!.lastUsedAt).toBeGreaterThan(0);
+    // The admin sees and revokes it.
+    const admin = await t.adminToken();
+    const id = await userId(t, 'bob');
+    const adminList = (await (await t.req('GET', `/api/users/${id}/tokens`, { token: admin })).json()) as { id: string }[];
+    expect(adminList).toHaveLength(1);
+    expect((await t.req('GET', `/api/users/${id}/tokens`, { token: bob })).status).toBe(403);
+    expect((await t.req('DELETE', `/api/users/${id}/tokens/${adminList[0]!.id}`, { token: admin })).status).toBe(204);
+    expect((await list(token)).status).toBe(401);
+  });
+
+  test('expiry, revocation at once, a deleted owner, an owner who loses a permission', async () => {
+    t = await makeTestApp();
+    const bob = await fastUserToken(t, 'bob', { download: true }, { scope: '/bob' });
+    files(t);
+    const token = await makeToken(t, bob, { name: 'a', perm: ['download'], expiresInDays: 1 });
+    const other = await makeToken(t, bob, { name: 'b', perm: ['download'] });
+    const raw = (tok: string) => t.req('GET', '/api/raw/in/a.txt', { token: tok });
+    expect((await raw(token)).status).toBe(200);
+    await t.s.db.run('UPDATE api_tokens SET expires_at = ? WHERE name = ?', Date.now() - 1000, 'a');
+    expect((await raw(token)).status).toBe(401);
+    expect((await raw(other)).status).toBe(200);
+    // The owner loses download: the token has it no longer.
+    const id = await userId(t, 'bob');
+    const admin = await t.adminToken();
+    const u = (await (await t.req('GET', `/api/users/${id}`, { token: admin })).json()) as { perm: Record<string, boolean> };
+    await t.s.users.update(systemActor, id, ['perm'], { perm: { ...u.perm, download: false, share: false } });
+    expect((await raw(other)).status).toBe(403);
+    // Revoked by the owner: refused at the next request.
+    const third = await makeToken(t, await t.login('bob', USER_PASSWORD), { name: 'c', perm: [] });
+    expect((await list(third)).status).toBe(200);
+    const tokens = (await (await t.req('GET', '/api/account/tokens', { token: await t.login('bob', USER_PASSWORD) })).json()) as { id: string; name: string }[];
+    expect((await t.req('DELETE', `/api/account/tokens/${tokens.find((x) => x.name === 'c')!.id}`, { token: await t.login('bob', USER_PASSWORD) })).status).toBe(204);
+    expect((await list(third)).status).toBe(401);
+    // The owner deleted: every token of theirs stops, the rows go with them.
+    const fourth = await makeToken(t, await t.login('bob', USER_PASSWORD), { name: 'd', perm: [] });
+    expect((await list(fourth)).status).toBe(200);
+    expect((await t.req('DELETE', `/api/users/${id}`, { token: admin, body: { current_password: 'correct-horse-admin-7731' } })).status).toBe(200);
+    expect((await list(fourth)).status).toBe(401);
+    expect(await t.s.db.all('SELECT id FROM api_tokens')).toHaveLength(0);
+  });
+
+  test('guessing: unknown or wrong tokens are 401, then 429 per address before any lookup; audited once a minute', async () => {
+    t = await makeTestApp();
+    const bob = await fastUserToken(t, 'bob', { download: true }, { scope: '/bob' });
+    files(t);
+    const token = await makeToken(t, bob, { name: 'a', perm: ['download'] });
+    const wrong = `${token.slice(0, 17)}${'A'.repeat(32)}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i++) statuses.push((await list(i % 2 ? wrong : `fdt_${'x'.repeat(12)}_${String(i).padStart(32, '0')}`)).status);
+    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(20)).toEqual([429, 429]);
+    const audit = await t.s.db.all<{ outcome: string }>("SELECT outcome FROM audit WHERE action = 'token.auth'");
+    expect(audit).toHaveLength(1);
+  });
+
+  test('a job started with a folder token keeps its limits: moving into an ancestor fails and changes nothing', async () => {
+    t = await makeTestApp();
+    const bob = await fastUserToken(t, 'bob', { create: true, rename: true, download: true }, { scope: '/bob' });
+    files(t);
+    const token = await makeToken(t, bob, { name: 'a', perm: ['create', 'rename', 'download'], path: '/in' });
+    const r = await t.req('POST', '/api/jobs', { token, body: { kind: 'move', items: ['/in/a.txt'], destination: '/' } });
+    expect(r.status).toBe(202);
+    const { id } = (await r.json()) as { id: number };
+    let job: { state: string } = { state: 'queued' };
+    for (let i = 0; i < 100 && (job.state === 'queued' || job.state === 'running'); i++) {
+      await Bun.sleep(20);
+      job = (await (await t.req('GET', `/api/jobs/${id}`, { token })).json()) as { state: string };
+    }
+    expect(job.state).toBe('failed');
+    expect((await t.req('GET', '/api/raw/in/a.txt', { token })).status).toBe(200);
+    expect((await t.req('GET', '/api/raw/a.txt', { token: bob })).status).toBe(404);
+  });
+});
