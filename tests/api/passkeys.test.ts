@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { USER_PASSWORD, makeTestApp, type TestApp } from '../helpers/test-app';
+import { ADMIN_PASSWORD, USER_PASSWORD, makeTestApp, type TestApp } from '../helpers/test-app';
 import { runScenarios } from '../helpers/scenario';
 import { SoftAuthenticator } from '../helpers/soft-authenticator';
 
@@ -147,6 +147,17 @@ describe('passkeys', () => {
     expect((await t.req('DELETE', `/api/users/${bobId}/factors`, { token: await t.adminToken() })).status).toBe(204);
     const { challengeId, options } = await passwordless(t);
     expect((await answer(t, challengeId, await bob.soft.get(options))).status).toBe(403);
+  });
+
+  test("a deleted user's passkeys, TOTP, recovery codes and tickets go with them", async () => {
+    await withPasskey(t, 'bob');
+    const bobId = (await t.s.stores.users.byUsername('bob'))!.id;
+    await t.req('POST', '/api/login', { body: { username: 'bob', password: USER_PASSWORD } }); // a ticket
+    const count = async (table: string) => Number((await t.s.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`, bobId))!.n);
+    expect(await count('passkeys')).toBe(1);
+    expect(await count('login_tickets')).toBeGreaterThan(0);
+    expect((await t.req('DELETE', `/api/users/${bobId}`, { token: await t.adminToken(), body: { current_password: ADMIN_PASSWORD } })).status).toBeLessThan(300);
+    for (const table of ['passkeys', 'login_tickets', 'user_factors', 'recovery_codes']) expect(await count(table)).toBe(0);
   });
 
   test('the same credential cannot be registered twice; a registration challenge works once', async () => {
