@@ -39,7 +39,7 @@ export function PasskeyRow({ passkey, onRemove }: { passkey: PasskeyInfo; onRemo
               {used ? <time dateTime={used.toISOString()} title={formatExact(used, i18n.language)}>{t('account.lastUsed', { when: formatRelative(used, i18n.language) })}</time> : t('account.neverUsed')}
             </span>
           </div>
-          <div className="settings-table__actions">
+          <div className="account-list__actions">
             <button type="button" className="settings-icon-btn" onClick={() => setEditing(passkey.name)} aria-label={t('account.passkeys.rename', { name: passkey.name })} title={t('account.passkeys.rename', { name: passkey.name })} data-testid="passkey-rename">
               <ExtraIcon name="edit" />
             </button>
