@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { Config } from './core/config';
+import type { Config, SsoSections } from './core/config';
+import { applySsoConfig } from './services/sso/sso-config';
 import { createLogger, type Logger } from './core/log';
 import { MetricsRegistry } from './core/metrics';
 import { HealthStore } from './db/health.store';
@@ -59,7 +60,7 @@ export type { Services };
  * wires the services. No HTTP here.
  */
 export async function createServices(
-  config: Readonly<Config> & { configFile?: string | null },
+  config: Readonly<Config> & { configFile?: string | null; sso?: SsoSections },
   log: Logger = createLogger(config.log, config.logFormat),
   opts: { maxConnections?: number } = {},
 ): Promise<Services> {
@@ -77,6 +78,8 @@ export async function createServices(
   const audit = new AuditService(new AuditStore(db), log, () => settings.get().auditRetentionDays);
   const settings = new SettingsService(stores.settings, audit);
   await settings.load();
+  // The config file's oidc: and ldap: sections win over what is stored (services/sso/sso-config.ts).
+  await applySsoConfig(settings, config.sso);
   // State files hidden from every scope, temp names provable (services/files/own-files.ts).
   await protectOwnFiles(config, stores.settings);
   const limits = new RateLimiter(new RateLimitsStore(db));

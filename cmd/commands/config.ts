@@ -9,6 +9,7 @@ import { formatDuration } from '../../server/core/duration';
 import { silentLogger } from '../../server/core/log';
 import { CLI_SETTINGS_FIELDS } from '../../server/services/settings/settings.service';
 import { systemActor } from '../../server/services/actor';
+import { withoutSecrets } from '../../server/services/sso/sso-settings';
 import { configFrom, fail, print, withServices, type GlobalOpts } from '../context';
 import { table } from '../table';
 
@@ -28,7 +29,16 @@ export function settingPatch(current: unknown, key: string, text: string): Recor
   } else if (typeof cur === 'number') {
     if (!/^-?\d+$/.test(text)) throw invalid(`${key} must be a whole number`);
     value = Number(text);
-  } else if (Array.isArray(cur)) value = text.split(' ').filter(Boolean);
+  } else if (Array.isArray(cur)) {
+    // A list of objects (oidc.groupGrants) is given as JSON; a list of names as words (or JSON).
+    if (text.trim().startsWith('[')) {
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw invalid(`${key} must be given as a JSON list or as words`);
+      }
+    } else value = text.split(/[\s,]+/).filter(Boolean);
+  }
   else if (cur && typeof cur === 'object') {
     try {
       value = JSON.parse(text);
@@ -45,10 +55,15 @@ export function settingPatch(current: unknown, key: string, text: string): Recor
   return patch;
 }
 
+/** `<key> <value>` pairs, or `<key>=<value>` words (oidc.issuer=https://…), in any mix. */
 function pairs(args: string[]): [string, string][] {
-  if (args.length % 2) throw invalid('give settings as pairs: <key> <value> ...');
   const out: [string, string][] = [];
-  for (let i = 0; i < args.length; i += 2) out.push([args[i]!, args[i + 1]!]);
+  for (let i = 0; i < args.length; i++) {
+    const eq = /^([A-Za-z][\w.]*)=(.*)$/s.exec(args[i]!);
+    if (eq) out.push([eq[1]!, eq[2]!]);
+    else if (i + 1 < args.length) out.push([args[i]!, args[++i]!]);
+    else throw invalid('give settings as pairs: <key> <value> ... or <key>=<value> ...');
+  }
   return out;
 }
 
@@ -106,7 +121,8 @@ export function registerConfig(program: Command): void {
       await withServices(opts, async (s) => {
         let patch: Record<string, unknown> = {};
         for (const [k, v] of pairs(args)) patch = deepMerge(patch, settingPatch(s.settings.get(), k, v));
-        const settings = await s.settings.update(patch, CLI_SETTINGS_FIELDS);
+        // Secrets (OIDC client secret, LDAP bind password) are written, never printed back.
+        const settings = withoutSecrets(await s.settings.update(patch, CLI_SETTINGS_FIELDS));
         print(opts, settings, () => table(['setting', 'value'], flatten(settings)));
       }).catch(fail);
     });
@@ -115,7 +131,7 @@ export function registerConfig(program: Command): void {
     const opts = cmd.optsWithGlobals() as GlobalOpts;
     await withServices(opts, async (s) => {
       const boot = { ...s.config, tokenExpirationTime: formatDuration(s.config.tokenExpirationTime), commandTimeout: formatDuration(s.config.commandTimeout) };
-      const settings = s.settings.get();
+      const settings = withoutSecrets(s.settings.get());
       print(opts, { boot, settings }, () => `Boot configuration (${s.config.configFile ?? 'no config file'}):\n${table(['key', 'value'], flatten(boot))}\n\nSettings (${s.config.database}):\n${table(['setting', 'value'], flatten(settings))}`);
     }).catch(fail);
   });

@@ -8,6 +8,7 @@ import { publicUser } from '../../server/services/users/users.service';
 import { fail, print, withServices, type GlobalOpts } from '../context';
 import { table } from '../table';
 import { writeDoc } from './config';
+import { addIdentityCommands } from './identities';
 
 const BOOL_FIELDS = ['lockPassword', 'singleClick', 'redirectAfterCopyMove', 'hideDotfiles', 'dateFormat'] as const;
 
@@ -63,6 +64,7 @@ function readList(file: string): unknown {
 /** `filedeck users ...`: the same UsersService as the API, acting as the trusted system. */
 export function registerUsers(program: Command): void {
   const users = program.command('users').description('manage users');
+  addIdentityCommands(users);
   const opts = (cmd: Command) => cmd.optsWithGlobals() as GlobalOpts & Record<string, unknown>;
 
   addUserFlags(users.command('add').argument('<username>').argument('<password>').description('create a user'))

@@ -157,6 +157,10 @@ function parseValue(key: string, spec: KeySpec, raw: unknown, source: string): u
   return value;
 }
 
+/** The config file's sign-in sections: settings fields (contract/accounts.ts OidcSettings, LdapSettings) to apply at start. */
+const SSO_SECTIONS = ['oidc', 'ldap'] as const;
+export type SsoSections = Partial<Record<(typeof SSO_SECTIONS)[number], Record<string, unknown>>>;
+
 export interface ConfigSources {
   /** Explicit --config path; when absent ./filedeck.yaml then /etc/filedeck/config.yaml are tried. */
   configFile?: string;
@@ -184,11 +188,12 @@ export function findConfigFile(src: ConfigSources): string | null {
 }
 
 /** Reads and validates the configuration; throws AppError('INVALID') naming the bad key. */
-export function loadConfig(src: ConfigSources = {}): Readonly<Config> & { configFile: string | null } {
+export function loadConfig(src: ConfigSources = {}): Readonly<Config> & { configFile: string | null; sso?: SsoSections } {
   const cwd = src.cwd ?? process.cwd();
   const env = src.env ?? process.env;
   const file = findConfigFile({ ...src, env });
   let fileValues: Record<string, unknown> = {};
+  const sso: SsoSections = {};
   if (file) {
     let doc: unknown;
     try {
@@ -198,7 +203,16 @@ export function loadConfig(src: ConfigSources = {}): Readonly<Config> & { config
     }
     if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc)))
       throw new AppError('INVALID', `config file ${file} must be a mapping of key: value`);
-    fileValues = (doc ?? {}) as Record<string, unknown>;
+    fileValues = { ...((doc ?? {}) as Record<string, unknown>) };
+    // Sign-in sections (oidc:, ldap:) are settings, not boot keys: kept as they are and applied over the stored
+    // settings at start (services/sso/sso-config.ts), where they are validated like any settings change.
+    for (const k of SSO_SECTIONS) {
+      if (!(k in fileValues)) continue;
+      const v = fileValues[k];
+      if (!v || typeof v !== 'object' || Array.isArray(v)) throw new AppError('INVALID', `config file ${file}: "${k}" must be a mapping`);
+      sso[k] = v as Record<string, unknown>;
+      delete fileValues[k];
+    }
     for (const k of Object.keys(fileValues))
       if (!(k in CONFIG_KEYS)) throw new AppError('INVALID', `config file ${file}: unknown key "${k}"`);
   }
@@ -222,7 +236,7 @@ export function loadConfig(src: ConfigSources = {}): Readonly<Config> & { config
   cfg.cacheDir = cfg.cacheDir ? resolve(cwd, cfg.cacheDir) : join(dirname(postgres ? cfg.root : cfg.database), postgres ? '.filedeck-cache' : 'cache');
   if (cfg.log && cfg.log !== 'stdout' && cfg.log !== 'stderr') cfg.log = resolve(cwd, cfg.log);
   if (cfg.bwrapPath) cfg.bwrapPath = resolve(cwd, cfg.bwrapPath);
-  return Object.freeze({ ...cfg, configFile: file });
+  return Object.freeze({ ...cfg, configFile: file, ...(Object.keys(sso).length ? { sso } : {}) });
 }
 
 /**

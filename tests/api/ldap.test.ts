@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { ADMIN_PASSWORD, makeTestApp, type TestApp } from '../helpers/test-app';
-import { LDAP_ADMIN_DN, LDAP_ADMIN_PASSWORD, LDAP_SUFFIX, startSlapd, type Slapd } from '../helpers/slapd';
+import { LDAP_ADMIN_DN, LDAP_ADMIN_PASSWORD, LDAP_SUFFIX, personDn, startSlapd, type Slapd } from '../helpers/slapd';
 
 /** LDAP sign-in against Debian's slapd started by the test (bind and search, groups, StartTLS and LDAPS). */
 let d: Slapd;
@@ -84,6 +84,12 @@ describe('LDAP', () => {
     await configure({ allowedGroups: [] });
     await t.s.users.create({ username: 'carol', password: 'carols-local-password-1' });
     expect((await login('carol', 'carol-ldap-pass')).status).toBe(403);
+    // An admin links the account (CLI `users link carol --ldap-dn …`): by the entry's entryUUID, as logins are.
+    const carol = (await userNamed('carol'))!;
+    const linked = await t.s.directory.linkAs(carol.id, { ldapDn: personDn('carol') }, { userId: null, userName: '', address: 'cli' });
+    expect(linked.subject).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await login('carol', 'carol-ldap-pass')).status).toBe(200);
+    expect((await userNamed('carol'))!.id).toBe(carol.id);
   });
 
   test('the local admin still signs in; a linked user never falls back to a local password', async () => {

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { ADMIN_PASSWORD, makeTestApp, type TestApp } from '../helpers/test-app';
 import { signInAtProvider, startOidcProvider, type TestProvider } from '../helpers/oidc-provider';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../../server/core/config';
+import { applySsoConfig } from '../../server/services/sso/sso-config';
+import { settingPatch } from '../../cmd/commands/config';
 
 /**
  * OpenID Connect sign-in against a real provider (oidc-provider on 127.0.0.1) through the real app: the browser's
@@ -203,5 +208,22 @@ describe('OpenID Connect', () => {
     await configure({ enabled: false });
     const r = await t.req('GET', '/api/auth/oidc/login');
     expect(r.headers.get('location')).toBe('/login?ssoError=disabled');
+  });
+
+  test('the config file\'s oidc: section is applied over the stored settings; the CLI sets grants as JSON', async () => {
+    const file = join(t.dir, 'filedeck.yaml');
+    writeFileSync(file, `oidc:\n  enabled: true\n  issuer: ${p.issuer}\n  clientId: from-file\n  groupGrants:\n    - { group: staff, perm: [share], scope: /staff }\n`);
+    const config = loadConfig({ configFile: file, env: {}, flags: { root: t.root, database: t.database } });
+    expect(config.sso?.oidc?.clientId).toBe('from-file');
+    await applySsoConfig(t.s.settings, config.sso);
+    const o = t.s.settings.get().oidc;
+    expect(o.clientId).toBe('from-file');
+    expect(o.clientSecret).toBe(p.clientSecret); // left out: kept
+    expect(o.groupGrants[0]).toMatchObject({ group: 'staff', perm: ['share'], scope: '/staff', admin: false });
+    writeFileSync(file, 'oidc:\n  clientIdd: typo\n');
+    await expect(applySsoConfig(t.s.settings, loadConfig({ configFile: file, env: {}, flags: { root: t.root, database: t.database } }).sso)).rejects.toThrow('clientIdd');
+    const patch = settingPatch(t.s.settings.get(), 'oidc.groupGrants', '[{"group":"admins","admin":true}]');
+    expect(patch).toEqual({ oidc: { groupGrants: [{ group: 'admins', admin: true }] } });
+    expect(settingPatch(t.s.settings.get(), 'oidc.allowedGroups', 'a, b c')).toEqual({ oidc: { allowedGroups: ['a', 'b', 'c'] } });
   });
 });

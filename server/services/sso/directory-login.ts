@@ -8,6 +8,8 @@ import { randomPassword } from '../auth/password-policy';
 import type { SettingsService } from '../settings/settings.service';
 import type { UsersService } from '../users/users.service';
 import { hasGroup, managedFields } from './group-grants';
+import { ldapSubjectOf } from './ldap-directory';
+import { ldapIssuer } from './ldap-issuer';
 
 /** What a directory (OpenID Connect provider, LDAP server) says about the person signing in. */
 export interface DirectoryIdentity {
@@ -98,7 +100,21 @@ export class DirectoryLogin {
     return (await this.d.users.byId(made.id))!;
   }
 
-  /** An admin links an existing account to a directory identity (CLI `users link`). */
+  /**
+   * An admin links an existing account to an identity (CLI `users link`): OIDC by subject (issuer: the configured
+   * one unless given), LDAP by DN (its entryUUID is read from the directory, as logins link by it).
+   */
+  async linkAs(userId: number, how: { oidcSubject?: string; ldapDn?: string; issuer?: string }, by: AuditWho): Promise<{ provider: IdentityProvider; issuer: string; subject: string }> {
+    const s = this.d.settings.get();
+    if (!!how.oidcSubject === !!how.ldapDn) throw new AppError('INVALID', 'give one of --oidc-subject or --ldap-dn');
+    const target = how.oidcSubject
+      ? { provider: 'oidc' as const, issuer: how.issuer || s.oidc.issuer, subject: how.oidcSubject }
+      : { provider: 'ldap' as const, issuer: ldapIssuer(s.ldap.url), subject: await ldapSubjectOf(s.ldap, how.ldapDn!) };
+    if (!target.issuer) throw new AppError('INVALID', `the ${target.provider} sign-in is not configured (no issuer or URL)`);
+    await this.link(userId, target.provider, target.issuer, target.subject, by);
+    return target;
+  }
+
   async link(userId: number, provider: IdentityProvider, issuer: string, subject: string, by: AuditWho): Promise<void> {
     if (!(await this.d.identities.link({ provider, issuer, subject, userId, createdAt: this.now() })))
       throw new AppError('EXISTS', 'that identity is already linked to an account');

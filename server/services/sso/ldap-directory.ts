@@ -90,3 +90,25 @@ async function searchGroups(client: Client, s: LdapSettings, dn: string, usernam
     throw new DirectoryUnreachable(e);
   }
 }
+
+/** The subject a directory entry is linked by (its entryUUID, else its DN), read with the service account. */
+export async function ldapSubjectOf(s: LdapSettings, dn: string): Promise<string> {
+  const ldaps = s.url.startsWith('ldaps:');
+  const ca = s.caFile ? [readPemFile(s.caFile)] : undefined;
+  const client = new Client({ url: s.url, timeout: LDAP_TIMEOUT_MS, connectTimeout: LDAP_TIMEOUT_MS, strictDN: false, tlsOptions: ldaps && ca ? { ca } : undefined });
+  try {
+    let entries: Entry[];
+    try {
+      if (s.startTls && !ldaps) await client.startTLS(ca ? { ca } : {});
+      if (s.bindDn) await client.bind(s.bindDn, s.bindPassword);
+      entries = (await client.search(dn, { scope: 'base', filter: '(objectClass=*)', attributes: ['entryUUID'] })).searchEntries;
+    } catch (e) {
+      if (e instanceof ResultCodeError && e.code === 32) throw new AppError('NOT_FOUND', `no entry "${dn}" in the directory`);
+      throw new DirectoryUnreachable(e);
+    }
+    if (!entries.length) throw new AppError('NOT_FOUND', `no entry "${dn}" in the directory`);
+    return first(entries[0]!.entryUUID) || entries[0]!.dn;
+  } finally {
+    await client.unbind().catch(() => {});
+  }
+}

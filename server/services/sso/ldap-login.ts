@@ -4,18 +4,7 @@ import { anonymous, triedName, type AuditService } from '../audit/audit.service'
 import type { SettingsService } from '../settings/settings.service';
 import type { DirectoryLogin } from './directory-login';
 import { DirectoryUnreachable, ldapAuthenticate } from './ldap-directory';
-
-/**
- * The issuer of LDAP identities: the server's host name, without scheme or port, so moving from ldap:// to ldaps://
- * (or another port) keeps every link; another host name is another directory (links are made again by an admin).
- */
-export function ldapIssuer(url: string): string {
-  try {
-    return `ldap://${new URL(url).hostname.toLowerCase()}`;
-  } catch {
-    return url;
-  }
-}
+import { ldapIssuer } from './ldap-issuer';
 
 export interface LdapLoginDeps {
   settings: SettingsService;
