@@ -24,7 +24,7 @@ export const ApiTokenInfoSchema = t.Object({
   path: t.Union([t.String(), t.Null()], { description: 'only this folder and below; null: the whole scope' }),
   readOnly: t.Boolean(),
 });
-export const ApiTokenCreatedSchema = t.Intersect([ApiTokenInfoSchema, t.Object({ token: t.String({ description: 'fdt_<id>_<secret>: shown only now' }) })]);
+export const ApiTokenCreatedSchema = t.Object({ ...ApiTokenInfoSchema.properties, token: t.String({ description: 'fdt_<id>_<secret>: shown only now' }) });
 export const ApiTokenRequestSchema = t.Object({
   name: t.String({ description: '1 to 100 characters, unique among your tokens' }),
   expiresInDays: t.Optional(t.Union([t.Number({ minimum: 1, maximum: 3650 }), t.Null()])),
