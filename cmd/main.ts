@@ -6,6 +6,7 @@ import { registerCmds } from './commands/cmds';
 import { registerConfig } from './commands/config';
 import { registerDb } from './commands/db';
 import { registerDoctor } from './commands/doctor';
+import { registerFactors } from './commands/factors';
 import { registerIndex } from './commands/name-index';
 import { registerJobs } from './commands/jobs';
 import { registerMisc } from './commands/misc';
@@ -41,6 +42,7 @@ registerDb(program);
 registerDoctor(program);
 registerAudit(program);
 registerSessions(program);
+registerFactors(program);
 registerHealth(program);
 registerIndex(program);
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, setSystemTime, test } from 'bu
 import { Secret, TOTP } from 'otpauth';
 import { USER_PASSWORD, makeTestApp, type TestApp } from '../helpers/test-app';
 import { runScenarios } from '../helpers/scenario';
+import { cli } from '../helpers/binary';
 
 /**
  * TOTP and recovery codes through the real app: enrolment, the login's second step, no reuse of a code, the rate
@@ -143,6 +144,20 @@ describe('TOTP', () => {
     expect((await t.req('POST', '/api/login', { body: { username: 'bob', password: USER_PASSWORD } })).status).toBe(200);
     expect((await t.s.audit.list({ action: 'factors.reset' })).entries).toHaveLength(1);
   });
+
+  test('the CLI shows, requires and resets a user\'s factors (the way back for a locked-out admin)', async () => {
+    await bobWithTotp(t);
+    // The clock of this test is frozen; the CLI runs on the real one and reads no code.
+    const fd = (...args: string[]) => cli(['-d', t.database, '-r', t.root, ...args]);
+    const shown = await fd('factors', 'show', 'bob', '--json');
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ totp: true, recoveryCodesLeft: 10 });
+    expect((await fd('factors', 'require', 'bob')).code).toBe(0);
+    expect((await fd('factors', 'reset', 'bob')).code).toBe(0);
+    expect((await fd('factors', 'reset', 'nobody')).code).toBe(1);
+    expect((await passwordStep(t)).step).toBe('enrol-second-factor');
+    expect((await t.s.audit.list({ action: 'factors.reset' })).entries[0]).toMatchObject({ userName: 'cli' });
+  }, 30_000);
 
   test('required for everyone: a password login is sent to enrol, and the confirming code signs in', async () => {
     await t.userToken('carol');
