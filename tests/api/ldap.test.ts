@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { createServer, type AddressInfo } from 'node:net';
 import { ADMIN_PASSWORD, makeTestApp, type TestApp } from '../helpers/test-app';
 import { LDAP_ADMIN_DN, LDAP_ADMIN_PASSWORD, LDAP_SUFFIX, personDn, startSlapd, type Slapd } from '../helpers/slapd';
 
@@ -112,6 +113,19 @@ describe('LDAP', () => {
     }
     expect((await login('admin', ADMIN_PASSWORD)).status).toBe(200);
   });
+
+  test('a server that accepts and never answers is given up after 5 s', async () => {
+    const hole = createServer(() => {});
+    await new Promise<void>((r) => hole.listen(0, '127.0.0.1', () => r()));
+    try {
+      await configure({ url: `ldap://127.0.0.1:${(hole.address() as AddressInfo).port}` });
+      const started = Date.now();
+      expect((await login('bob', 'bob-ldap-pass')).status).toBe(503);
+      expect(Date.now() - started).toBeLessThan(8_000);
+    } finally {
+      hole.close();
+    }
+  }, 20_000);
 
   test('StartTLS and LDAPS with the CA file; an untrusted certificate is unreachable', async () => {
     await configure({ startTls: true, caFile: d.caFile });

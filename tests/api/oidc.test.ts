@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../server/core/config';
 import { applySsoConfig } from '../../server/services/sso/sso-config';
 import { settingPatch } from '../../cmd/commands/config';
+import { runScenarios } from '../helpers/scenario';
 
 /**
  * OpenID Connect sign-in against a real provider (oidc-provider on 127.0.0.1) through the real app: the browser's
@@ -227,3 +228,30 @@ describe('OpenID Connect', () => {
     expect(settingPatch(t.s.settings.get(), 'oidc.allowedGroups', 'a, b c')).toEqual({ oidc: { allowedGroups: ['a', 'b', 'c'] } });
   });
 });
+
+/** Hostile inputs to the anonymous SSO endpoints: each a clear 4xx (or the login page with an error), nothing made. */
+runScenarios('SSO endpoints refuse bad input', async (app) => {
+  await app.s.settings.update({ oidc: { enabled: true, issuer: p.issuer, clientId: p.clientId, clientSecret: p.clientSecret } }, ['oidc']);
+  return {};
+}, [
+  { name: 'exchange without a body', as: 'anon', method: 'POST', url: '/api/login/sso', status: 400 },
+  { name: 'exchange with a code that is not text', as: 'anon', method: 'POST', url: '/api/login/sso', body: { code: 5 }, status: 400 },
+  { name: 'exchange with an oversized code', as: 'anon', method: 'POST', url: '/api/login/sso', body: { code: 'x'.repeat(200) }, status: 400 },
+  { name: 'exchange with a made-up code', as: 'anon', method: 'POST', url: '/api/login/sso', body: { code: 'made-up-code' }, status: 403, contains: 'unknown, used or expired' },
+  { name: 'exchange with an oversized body', as: 'anon', method: 'POST', url: '/api/login/sso', raw: JSON.stringify({ code: 'a', pad: 'x'.repeat(40_000) }), headers: { 'Content-Type': 'application/json' }, status: 413 },
+  { name: 'callback without a state', as: 'anon', method: 'GET', url: '/api/auth/oidc/callback?code=abc', status: 302, responseHeaders: { location: '/login?ssoError=state' } },
+  { name: 'callback with a state we never made', as: 'anon', method: 'GET', url: '/api/auth/oidc/callback?state=zzz&code=abc', status: 302, responseHeaders: { location: '/login?ssoError=state' } },
+  { name: 'start with a redirect to another site', as: 'anon', method: 'GET', url: '/api/auth/oidc/login?redirect=https%3A%2F%2Fevil.example%2F', status: 302, responseHeaders: { location: /^http:\/\/127\.0\.0\.1:\d+\/auth\?/ } },
+], { shared: true });
+
+test('one-time code guesses are rate-limited per address', async () => {
+  const app = await makeTestApp();
+  try {
+    let last = 0;
+    for (let i = 0; i < 62; i++) last = (await app.req('POST', '/api/login/sso', { body: { code: `guess-${i}` } })).status;
+    expect(last).toBe(429);
+  } finally {
+    await app.close();
+  }
+});
+
