@@ -5,6 +5,7 @@ import { dest, fastUserToken, userId } from '../helpers/files-fixture';
 import { runScenarios, type Scenario, type ScenarioValues } from '../helpers/scenario';
 import { makeTestApp, USER_PASSWORD, type TestApp } from '../helpers/test-app';
 import { systemActor } from '../../server/services/actor';
+import { cli } from '../helpers/binary';
 
 /**
  * Personal API tokens (issue 34): the permission subset, the folder and read-only on every endpoint family (one
@@ -255,4 +256,24 @@ describe('API tokens: flows', () => {
     expect((await t.req('GET', '/api/raw/in/a.txt', { token })).status).toBe(200);
     expect((await t.req('GET', '/api/raw/a.txt', { token: bob })).status).toBe(404);
   });
+
+  test('CLI: tokens add prints the secret once, ls lists without it, rm revokes at once', async () => {
+    t = await makeTestApp();
+    await fastUserToken(t, 'bob', { download: true }, { scope: '/bob' });
+    files(t);
+    const fd = (...args: string[]) => cli(['-d', t.database, '-r', t.root, ...args], { cwd: t.dir });
+    const refused = await fd('tokens', 'add', '--user', 'bob', '--name', 'x', '--perm', 'admin');
+    expect(refused.code).toBe(1);
+    const added = await fd('tokens', 'add', '--user', 'bob', '--name', 'cli', '--perm', 'download', '--path', '/in', '--read-only', '--days', '7');
+    expect(added.code).toBe(0);
+    const token = /fdt_[A-Za-z0-9_-]{12}_[A-Za-z0-9_-]{32}/.exec(added.stdout)![0];
+    expect((await t.req('GET', '/api/raw/in/a.txt', { token })).status).toBe(200);
+    expect((await t.req('GET', '/api/raw/top.txt', { token })).status).toBe(403);
+    const ls = await fd('tokens', 'ls', '--user', 'bob');
+    expect(ls.stdout).toContain('cli');
+    expect(ls.stdout).not.toContain(token.slice(17));
+    const id = token.slice(4, 16);
+    expect((await fd('tokens', 'rm', id)).code).toBe(0);
+    expect((await t.req('GET', '/api/raw/in/a.txt', { token })).status).toBe(401);
+  }, 30_000);
 });
