@@ -79,7 +79,7 @@ export interface PageConfig {
   Color: string;
   /** Sign-in buttons of the login page (OpenID Connect when enabled). */
   Sso: SsoProviderInfo[];
-  /** The username and password form is shown (settings.localLogin). */
+  /** The username and password form is shown (settings.localLogin, or LDAP sign-in on). */
   LocalLogin: boolean;
   /** Passkey sign-in is offered on the login page. */
   Passkeys: boolean;

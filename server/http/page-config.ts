@@ -33,7 +33,8 @@ export function pageConfig(config: Readonly<Config>, settings: Settings, execSan
     CSS: !!b.files && existsSync(join(b.files, 'custom.css')),
     Color: b.color,
     Sso: settings.oidc.enabled && settings.oidc.issuer && settings.oidc.clientId ? [{ id: 'oidc', name: settings.oidc.name || 'SSO', url: `${config.baseURL}/api/auth/oidc/login` }] : [],
-    LocalLogin: settings.localLogin,
+    // The password form also serves LDAP, which still signs in with local passwords off (decision 0046).
+    LocalLogin: settings.localLogin || (settings.ldap.enabled && !!settings.ldap.url),
     Passkeys: settings.authMethod === 'json',
   };
 }
