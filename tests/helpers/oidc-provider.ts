@@ -20,7 +20,7 @@ export interface TestProvider {
   clientSecret: string;
   /** Accounts by subject (`sub`); the dev login form signs in as the subject typed as "login". */
   accounts: Map<string, TestAccount>;
-  /** Where the provider ended the sessions it was sent to (RP-initiated logout). */
+  /** Stops the provider's HTTP server (open connections closed). */
   close(): Promise<void>;
 }
 
