@@ -3,6 +3,7 @@ import { readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { containsBytes, dest, diskState, fastUserToken, put, raw, tarNames, unsafeEntry, zipNames } from '../helpers/files-fixture';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
+import { runScenarios, type Scenario } from '../helpers/scenario';
 
 // peers.md §4.1 against every route that takes a path. The caller is u1 with scope /u1 and every permission;
 // /u2 (a sibling scope) and <tmp>/outside (outside the files root) hold secrets. Requests are built from raw
@@ -144,7 +145,7 @@ describe('path attacks on every route (peers.md §4.1)', () => {
       } finally {
         await t.close();
       }
-    });
+    }, 30_000); // 23 requests, each followed by a rebuild of the fixture: past bun's 5 s on a loaded machine
 });
 
 const listNames = async (t: TestApp, token: string, url: string) => (await (await raw(t, 'GET', url, { token })).json()).items.map((i: { name: string }) => i.name);
@@ -154,25 +155,28 @@ const noSecretInScope = (t: TestApp) =>
   expect(Object.entries(diskState(t)).filter(([k, v]) => k.startsWith('files/u1/') && v.startsWith('f:') && readFileSync(join(t.dir, k), 'utf8').includes(SECRET)).map(([k]) => k)).toEqual([]);
 
 describe('symlinks inside folders', () => {
-  const archives: [string, string, (b: Uint8Array) => Promise<string[]>, string[]][] = [
-    ['zip of a folder', '/api/raw/box?algo=zip', zipNames, ['ok.txt']],
-    ['tar of a folder', '/api/raw/box?algo=tar', tarNames, ['ok.txt']],
-    ['zip of a files= selection', `/api/raw/?files=${enc('/box,/docs/f.txt')}&algo=zip`, zipNames, ['box/', 'box/ok.txt', 'docs/f.txt']],
-    ['tar of the whole scope', '/api/raw/?algo=tar', tarNames, ['box/', 'box/ok.txt', 'docs/', 'docs/f.txt', 'pub-private/', 'pub-private/s.txt', 'pub/', 'pub/ok.txt', 'sub/']],
-  ];
-  for (const [name, url, names, expected] of archives)
-    test(`${name} never follows links leaving the scope`, async () => {
-      const { t, token } = await setup();
-      try {
-        const res = await raw(t, 'GET', url, { token });
-        const body = new Uint8Array(await res.arrayBuffer());
-        expect(res.status).toBe(200);
-        expect(await names(body)).toEqual(expected);
+  const u1 = async (t: TestApp) => {
+    build(t);
+    return { u1: await fastUserToken(t, 'u1', {}, { scope: '/u1' }) };
+  };
+  // Reads only: one app for the four archives.
+  runScenarios(
+    'archives never follow links leaving the scope',
+    u1,
+    ([
+      ['zip of a folder', '/api/raw/box?algo=zip', zipNames, ['ok.txt']],
+      ['tar of a folder', '/api/raw/box?algo=tar', tarNames, ['ok.txt']],
+      ['zip of a files= selection', `/api/raw/?files=${enc('/box,/docs/f.txt')}&algo=zip`, zipNames, ['box/', 'box/ok.txt', 'docs/f.txt']],
+      ['tar of the whole scope', '/api/raw/?algo=tar', tarNames, ['box/', 'box/ok.txt', 'docs/', 'docs/f.txt', 'pub-private/', 'pub-private/s.txt', 'pub/', 'pub/ok.txt', 'sub/']],
+    ] as const).map(([name, url, names, expected]): Scenario => ({
+      name: `${name} never follows links leaving the scope`, as: 'u1', method: 'GET', url, status: 200,
+      after: async (_t, _res, _text, body) => {
+        expect(await names(body)).toEqual([...expected]);
         expect(containsBytes(body, SECRET)).toBe(false);
-      } finally {
-        await t.close();
-      }
-    });
+      },
+    })),
+    { shared: true },
+  );
 
   test('listing, recursive listing and search omit links leaving the scope', async () => {
     const { t, token } = await setup();
@@ -188,32 +192,31 @@ describe('symlinks inside folders', () => {
     }
   });
 
-  const treeOps: [string, string, string, number, (t: TestApp, token: string) => Promise<void>][] = [
-    ['copy', 'PATCH', `/api/resources/box?action=copy&destination=${dest('/box2')}`, 200, async (t) => {
+  // Each row changes the scope, so each gets its own app; nothing outside /u1 may change, no outside bytes land in it.
+  const treeOp = (name: string, method: string, url: string, status: number, check: (t: TestApp, token: string) => Promise<void>): Scenario => {
+    let outside: Record<string, string> = {};
+    return {
+      name: `${name} of a folder holding outside links touches nothing outside`, as: 'u1', method, url, status,
+      before: (t) => void (outside = outsideState(t)),
+      after: async (t, _res, _text, _bytes, v) => {
+        expect(outsideState(t)).toEqual(outside);
+        noSecretInScope(t);
+        await check(t, v.u1!);
+      },
+    };
+  };
+  runScenarios('tree operations', u1, [
+    treeOp('copy', 'PATCH', `/api/resources/box?action=copy&destination=${dest('/box2')}`, 200, async (t) => {
       const s = diskState(t);
       expect(Object.keys(s).filter((k) => k.startsWith('files/u1/box2'))).toEqual(['files/u1/box2', 'files/u1/box2/ok.txt']);
-    }],
-    ['move', 'PATCH', `/api/resources/box?action=rename&destination=${dest('/box3')}`, 200, async (t, token) => {
+    }),
+    treeOp('move', 'PATCH', `/api/resources/box?action=rename&destination=${dest('/box3')}`, 200, async (t, token) => {
       for (const p of ['/api/resources/box3/inner-link', '/api/raw/box3/inner-link', '/api/resources/box3/inner-dir', '/api/resources/box3/inner-rel'])
         expect({ p, status: (await raw(t, 'GET', p, { token })).status }).toEqual({ p, status: 403 });
-    }],
+    }),
     // For good: a delete into the trash moves the links as links (tests/api/trash.test.ts), this one removes them.
-    ['delete', 'DELETE', '/api/resources/box?permanent=true', 204, async (t) => expect(diskState(t)['files/u1/box']).toBeUndefined()],
-  ];
-  for (const [name, method, url, status, check] of treeOps)
-    test(`${name} of a folder holding outside links touches nothing outside`, async () => {
-      const { t, token } = await setup();
-      try {
-        const before = outsideState(t);
-        const res = await raw(t, method, url, { token });
-        expect(res.status).toBe(status);
-        expect(outsideState(t)).toEqual(before);
-        noSecretInScope(t);
-        await check(t, token);
-      } finally {
-        await t.close();
-      }
-    });
+    treeOp('delete', 'DELETE', '/api/resources/box?permanent=true', 204, async (t) => expect(diskState(t)['files/u1/box']).toBeUndefined()),
+  ]);
 
   test('a destination inside the source through an in-scope link is refused and creates nothing', async () => {
     const { t, token } = await setup();
