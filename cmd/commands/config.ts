@@ -9,7 +9,7 @@ import { formatDuration } from '../../server/core/duration';
 import { silentLogger } from '../../server/core/log';
 import { CLI_SETTINGS_FIELDS } from '../../server/services/settings/settings.service';
 import { systemActor } from '../../server/services/actor';
-import { withoutSecrets } from '../../server/services/sso/sso-settings';
+import { exportableSettings, withoutSecrets } from '../../server/services/sso/sso-settings';
 import { configFrom, fail, print, withServices, type GlobalOpts } from '../context';
 import { table } from '../table';
 
@@ -136,11 +136,11 @@ export function registerConfig(program: Command): void {
     }).catch(fail);
   });
 
-  config.command('export').argument('<file>', '.json, .yml or .yaml').description('write the settings to a file (the signing key is never exported)')
+  config.command('export').argument('<file>', '.json, .yml or .yaml').description('write the settings to a file (the signing key and the OIDC/LDAP secrets are never exported)')
     .action(async (file: string, _o, cmd: Command) => {
       const opts = cmd.optsWithGlobals() as GlobalOpts;
       await withServices(opts, async (s) => {
-        writeDoc(file, { settings: s.settings.get() });
+        writeDoc(file, { settings: exportableSettings(s.settings.get()) });
         print(opts, { file }, () => `Settings written to ${file}`);
       }).catch(fail);
     });

@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../server/core/config';
 import { applySsoConfig } from '../../server/services/sso/sso-config';
+import { exportableSettings } from '../../server/services/sso/sso-settings';
 import { settingPatch } from '../../cmd/commands/config';
 import { runScenarios } from '../helpers/scenario';
 
@@ -226,6 +227,11 @@ describe('OpenID Connect', () => {
     const patch = settingPatch(t.s.settings.get(), 'oidc.groupGrants', '[{"group":"admins","admin":true}]');
     expect(patch).toEqual({ oidc: { groupGrants: [{ group: 'admins', admin: true }] } });
     expect(settingPatch(t.s.settings.get(), 'oidc.allowedGroups', 'a, b c')).toEqual({ oidc: { allowedGroups: ['a', 'b', 'c'] } });
+    // An export leaves the secret out; importing it back keeps the stored one.
+    const exported = exportableSettings(t.s.settings.get());
+    expect(JSON.stringify(exported)).not.toContain(p.clientSecret);
+    await t.s.settings.import({ userId: null, userName: '', address: 'cli' } as never, JSON.parse(JSON.stringify(exported)), 'export.yaml');
+    expect(t.s.settings.get().oidc.clientSecret).toBe(p.clientSecret);
   });
 });
 

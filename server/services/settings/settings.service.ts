@@ -4,6 +4,7 @@ import { defaultSettings } from './settings-defaults';
 import { mergeSettings } from './settings-validation';
 import { systemActor, type Actor } from '../actor';
 import type { AuditService } from '../audit/audit.service';
+import { keepStoredSecrets } from '../sso/sso-settings';
 
 /** Top-level settings whose value differs (names only: the audit log records what changed, not to what). */
 const changedKeys = (a: Settings, b: Settings) => (Object.keys(b) as (keyof Settings)[]).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
@@ -110,7 +111,8 @@ export class SettingsService {
 
   /** Replaces every setting from an export (`config import`), recorded in the audit log. */
   async import(actor: Actor, settings: unknown, file: string): Promise<Settings> {
-    const next = await this.init(settings);
+    // Exports leave the OIDC and LDAP secrets out: the stored ones stay unless the file gives new ones.
+    const next = await this.init(this.cache ? keepStoredSecrets(settings, this.get()) : settings);
     await this.audit?.record(actor, 'config.import', file);
     return next;
   }

@@ -107,3 +107,28 @@ export function withoutSecrets<T extends AccountSettings>(s: T): T {
     ldap: { ...s.ldap, bindPassword: '', bindPasswordSet: !!s.ldap.bindPassword },
   };
 }
+
+/** The settings as `config export` writes them: the secret fields left out (a backup file is no place for them). */
+export function exportableSettings<T extends AccountSettings>(s: T): T {
+  const { clientSecret: _c, ...oidc } = s.oidc;
+  const { bindPassword: _b, ...ldap } = s.ldap;
+  return { ...s, oidc, ldap } as T;
+}
+
+/**
+ * An imported settings document (`config import`) keeps the stored secrets wherever it has none (exports never
+ * carry them), so a round trip does not sign everyone out of single sign-on or LDAP.
+ */
+export function keepStoredSecrets(doc: unknown, current: AccountSettings): unknown {
+  if (!isObj(doc)) return doc;
+  const out: Obj = { ...doc };
+  for (const [section, field] of [['oidc', 'clientSecret'], ['ldap', 'bindPassword']] as const) {
+    const stored = current[section][field as keyof (typeof current)[typeof section]] as unknown as string;
+    if (!stored) continue;
+    const given = isObj(out[section]) ? (out[section] as Obj) : out[section] === undefined ? {} : null;
+    if (!given || (typeof given[field] === 'string' && given[field])) continue;
+    out[section] = { ...given, [field]: stored };
+  }
+  return out;
+}
+
