@@ -100,7 +100,8 @@ export function SearchResults() {
   else if (snap.searched && !snap.searching && snap.received === 0) status = t('search.noResults');
 
   return (
-    <div className="search__results" onScroll={onScroll} ref={box} data-testid="search-results">
+    // data-query: the query these results answer (typing runs a search per pause: a result shown may be a prefix's).
+    <div className="search__results" onScroll={onScroll} ref={box} data-testid="search-results" data-query={snap.ranQuery}>
       {snap.received > 0 && (
         <p className="search__count" role="status" data-testid="search-count">
           {t('search.results', { count: snap.received })}
