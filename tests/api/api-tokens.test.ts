@@ -276,4 +276,19 @@ describe('API tokens: flows', () => {
     expect((await fd('tokens', 'rm', id)).code).toBe(0);
     expect((await t.req('GET', '/api/raw/in/a.txt', { token })).status).toBe(401);
   }, 30_000);
+
+  test('basicCredentials (for WebDAV): a token, or the account password unless a second factor is required', async () => {
+    t = await makeTestApp();
+    const bob = await fastUserToken(t, 'bob', { download: true }, { scope: '/bob' });
+    const token = await makeToken(t, bob, { name: 'dav', perm: ['download'], path: '/' });
+    const viaToken = await t.s.tokenAuth.basicCredentials('bob', token, '192.0.2.1');
+    expect(viaToken.user.username).toBe('bob');
+    expect(viaToken.limits?.perm).toEqual(['download']);
+    const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: string }) => e.code);
+    expect(await code(t.s.tokenAuth.basicCredentials('carol', token, '192.0.2.1'))).toBe('UNAUTHORIZED');
+    expect((await t.s.tokenAuth.basicCredentials('bob', USER_PASSWORD, '192.0.2.1')).limits).toBeUndefined();
+    await t.s.settings.update({ twoFactor: { required: true } }, ['twoFactor']);
+    expect(await code(t.s.tokenAuth.basicCredentials('bob', USER_PASSWORD, '192.0.2.1'))).toBe('FORBIDDEN');
+    expect((await t.s.tokenAuth.basicCredentials('', token, '192.0.2.1')).user.username).toBe('bob');
+  });
 });
