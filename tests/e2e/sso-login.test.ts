@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../helpers/binary';
 import { apiOf, shotsAround, tokenOf, type Api } from './account-fixture';
+
 import { expectAccessible } from './axe';
-import { launch, newPage, workspace } from './browser';
+import { launch, loginAs, newPage, SCREENSHOTS, shot, workspace } from './browser';
 
 // The login page with single sign-on configured: the "Sign in with {name}" button and where it goes, the message
 // of a refused sign-on, and the page without the local form. The OpenID Connect flow itself is tested by the API
@@ -86,6 +88,34 @@ describe('login page with single sign-on', () => {
     await expectAccessible(page, 'login page, SSO only');
     await close();
     await putSettings({ localLogin: true });
+  }, 60_000);
+
+  test("the admin's Sign-in settings: the secret shown only as set, LDAP fields saved, group grants", async () => {
+    const { context, page } = await newPage(browser);
+    await loginAs(page, server.url, 'admin', ADMIN_PW);
+    await page.goto(`${server.url}/settings/global`);
+    await page.waitForSelector('[data-testid=sign-in-form]');
+    await page.waitForSelector('[data-testid=oidc-clientSecret-set]');
+    expect(await page.inputValue('input[name=oidc-clientSecret]')).toBe('');
+    expect(await page.inputValue('input[name=oidc-name]')).toBe('Acme ID');
+    await page.check('input[name=ldap-enabled]');
+    await page.fill('input[name=ldap-url]', 'ldap://127.0.0.1:3899');
+    await page.fill('input[name=ldap-userBase]', 'ou=people,dc=example,dc=org');
+    await page.click('[data-testid=ldap-grant-add]');
+    await page.fill('input[name=ldap-grant-group-0]', 'staff');
+    await page.check('input[name=ldap-grant-create-0]');
+    await page.click('[data-testid=sign-in-save]');
+    await page.waitForSelector('.notice', { state: 'detached' });
+    const saved = (await (await api.call('/settings', { token: admin })).json()) as { ldap: { enabled: boolean; url: string; groupGrants: { group: string; perm: string[] }[] }; oidc: { clientSecretSet: boolean } };
+    expect(saved.ldap.enabled).toBe(true);
+    expect(saved.ldap.url).toBe('ldap://127.0.0.1:3899');
+    expect(saved.ldap.groupGrants.map((g) => [g.group, g.perm])).toEqual([['staff', ['create']]]);
+    expect(saved.oidc.clientSecretSet).toBe(true);
+    await shot(page, 'settings-sign-in');
+    // The card alone, readable at a glance (the whole settings page is several screens tall).
+    await page.locator('[data-testid=sign-in-form]').screenshot({ path: join(SCREENSHOTS, 'settings-sign-in-card.png') });
+    await expectAccessible(page, 'global settings with the Sign-in card', { include: '[data-testid=sign-in-form]' });
+    await context.close();
   }, 60_000);
 
   test('right to left', async () => {
