@@ -110,6 +110,7 @@ describe('security page', () => {
     await page.waitForSelector('[data-testid=recovery-codes-list]');
     expect(await page.locator('[data-testid=recovery-codes-list] li').count()).toBe(10);
     expect(await page.getAttribute('[data-testid=totp-status]', 'data-on')).toBe('true');
+    await page.waitForSelector('.notice', { state: 'detached' });
     await shotsAround(page, 'security-recovery-codes');
     const download = page.waitForEvent('download');
     await page.click('[data-testid=recovery-codes-download]');
