@@ -68,7 +68,7 @@ describe('profile settings', () => {
     await signIn(page, 'alice', ALICE_PW);
     await page.waitForURL(`${server.url}/settings/profile`);
     await page.waitForSelector('[data-testid=profile-form]');
-    expect(await tabs(page)).toEqual(['tab-profile', 'tab-shares']); // no admin sections
+    expect(await tabs(page)).toEqual(['tab-profile', 'tab-security', 'tab-shares']); // no admin sections
     expect(await page.getAttribute('html', 'data-theme')).toBe('light');
     await shot(page, 'settings-profile');
 
@@ -158,7 +158,7 @@ describe('profile settings', () => {
     await signIn(page, 'carol', 'carol-long-password-1', '/settings/profile');
     await page.waitForSelector('[data-testid=profile-form]');
     expect(await page.locator('[data-testid=password-form]').count()).toBe(0);
-    expect(await tabs(page)).toEqual(['tab-profile']);
+    expect(await tabs(page)).toEqual(['tab-profile', 'tab-security']);
     await page.goto(`${server.url}/settings/shares`);
     await page.waitForURL(`${server.url}/403`);
     expect(await page.textContent('[data-testid=error-state]')).toContain("You don't have permissions to access this.");
@@ -208,7 +208,7 @@ describe('shares settings', () => {
     await signIn(admin.page, 'admin', ADMIN_PW, '/settings/shares');
     await admin.page.waitForSelector('[data-testid=share-owner]');
     expect(await admin.page.textContent('[data-testid=share-owner]')).toBe('alice');
-    expect(await tabs(admin.page)).toEqual(['tab-profile', 'tab-shares', 'tab-global', 'tab-users', 'tab-api', 'tab-audit']);
+    expect(await tabs(admin.page)).toEqual(['tab-profile', 'tab-security', 'tab-shares', 'tab-global', 'tab-users', 'tab-api', 'tab-audit']);
     await shot(admin.page, 'settings-shares-admin');
     await admin.page.click(`[data-hash="${permanent.hash}"] [data-testid=share-delete]`);
     await admin.page.click('[data-testid=confirm-ok]');
