@@ -114,6 +114,29 @@ describe('login with a second factor', () => {
     expect(step.step).toBe('second-factor');
   }, 60_000);
 
+  test('wrong codes again and again end the step with "too many attempts"', async () => {
+    const admin = await tokenOf(api, 'admin', ADMIN_PW);
+    await createUser(api, admin, ADMIN_PW, { username: 'eve', password: BOB_PW, scope: '/', perm: { download: true } });
+    const eve = await enrolTotp(api, await tokenOf(api, 'eve', BOB_PW));
+    const { page, close } = await openLogin();
+    await loginThroughForm(page, 'eve', BOB_PW);
+    const wrong = totpCode(eve.secret) === '123456' ? '654321' : '123456';
+    let seen = '';
+    for (let i = 0; i < 8 && seen !== 'tooMany'; i++) {
+      await page.fill('input[name=one-time-code]', wrong);
+      const answered = page.waitForResponse((r) => r.url().endsWith('/api/login/second-factor'));
+      await page.click('[data-testid=second-step-submit]');
+      await answered;
+      await page.waitForSelector('[data-testid=login-flow-error]');
+      seen = (await page.getAttribute('[data-testid=login-flow-error]', 'data-message')) ?? '';
+      if (await page.locator('input[name=password]').count()) break;
+    }
+    // However the server ends it (429, or the spent ticket's 401), it reads as too many tries.
+    expect(seen).toBe('tooMany');
+    await shotsAround(page, 'login-too-many');
+    await close();
+  }, 60_000);
+
   test('the second step in a right-to-left language', async () => {
     const { context, page } = await newPage(browser, { locale: 'ar' });
     await page.goto(`${server.url}/login`);

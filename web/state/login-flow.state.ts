@@ -28,10 +28,11 @@ export function backToForm(message: FlowMessage | null = null): void {
 }
 
 /** The message of a failed step: a wrong code stays on the step, a dead ticket goes back to the form. */
-function stepFailed(e: unknown): void {
+function stepFailed(e: unknown, afterWrongCode = false): void {
   loginFlow.busy = false;
   if (isApiError(e) && e.status === 429) loginFlow.message = 'tooMany';
-  else if (isApiError(e) && (e.status === 401 || e.status === 410)) backToForm('ticketExpired');
+  // A ticket also ends after five wrong codes: after a wrong one, its end reads as too many tries, not as a timeout.
+  else if (isApiError(e) && (e.status === 401 || e.status === 410)) backToForm(afterWrongCode ? 'tooMany' : 'ticketExpired');
   else if (isApiError(e) && (e.status === 403 || e.status === 400)) loginFlow.message = 'wrongCode';
   else if (isCeremonyCancelled(e)) loginFlow.message = null;
   else {
@@ -65,13 +66,14 @@ export async function codeStep(method: 'totp' | 'recovery', code: string): Promi
   const step = loginFlow.step;
   if (!step || loginFlow.busy) return;
   loginFlow.busy = true;
+  const before = loginFlow.message;
   loginFlow.message = null;
   try {
     const token = await api.secondFactor(step.ticket, method, code.replace(/\s+/g, ''));
     backToForm();
     beginSession(token);
   } catch (e) {
-    stepFailed(e);
+    stepFailed(e, before === 'wrongCode' || before === 'tooMany');
   }
 }
 
