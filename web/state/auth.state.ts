@@ -142,7 +142,13 @@ export async function signup(username: string, password: string): Promise<Second
 export async function logout(): Promise<void> {
   const token = auth.token;
   let provider = '';
-  if (token) provider = await api.logout(token).catch((e: unknown) => (console.warn('filedeck: logout call failed', e), ''));
+  if (token) {
+    try {
+      provider = await api.logout(token);
+    } catch (e) {
+      console.warn('filedeck: logout call failed', e);
+    }
+  }
   clearSession();
   // A single sign-on session may end at its provider too (X-Logout-Redirect): that address comes first.
   const target = provider || pageConfig.LogoutPage || '/login';
