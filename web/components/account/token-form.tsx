@@ -1,13 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PERMISSIONS, type PermName, type Permissions } from '../../../server/contract/user';
-import { pageConfig } from '../../api/page-config';
 import { createToken } from '../../state/account.state';
 import { Checkbox } from '../settings/checkbox';
 
-/** The permissions a token may carry: the owner's own (the server checks again at every use), execute only if enabled. */
-export const grantable = (own: Readonly<Permissions>): PermName[] =>
-  PERMISSIONS.filter((p) => own[p] && (p !== 'execute' || pageConfig.EnableExec));
+/**
+ * The permissions a token may carry: the owner's own (the server checks again at every use), never execute (a token
+ * never runs commands, decision 0044).
+ */
+export const grantable = (own: Readonly<Permissions>): PermName[] => PERMISSIONS.filter((p) => own[p] && p !== 'execute');
 
 /** A new API token: name, expiry in days (empty = never), permissions out of the user's own, an optional folder, read-only. */
 export function TokenForm({ own, onClose }: { own: Readonly<Permissions>; onClose: () => void }) {
@@ -22,11 +23,15 @@ export function TokenForm({ own, onClose }: { own: Readonly<Permissions>; onClos
   const dayCount = days.trim() === '' ? null : Number(days);
   const daysValid = dayCount === null || (Number.isInteger(dayCount) && dayCount >= 1 && dayCount <= 3650);
 
+  // A token limited to a folder is never an admin one (the server refuses it): admin is left out while one is set.
+  const folder = path.trim() || null;
+  const sent = folder ? perm.filter((p) => p !== 'admin') : perm;
+
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (!name.trim() || !daysValid || busy) return;
     setBusy(true);
-    const ok = await createToken({ name: name.trim(), expiresInDays: dayCount, perm, path: path.trim() || null, readOnly });
+    const ok = await createToken({ name: name.trim(), expiresInDays: dayCount, perm: sent, path: folder, readOnly });
     setBusy(false);
     if (ok) onClose();
   };
@@ -38,7 +43,7 @@ export function TokenForm({ own, onClose }: { own: Readonly<Permissions>; onClos
       <h3 className="settings-group__title">{t('account.tokens.new')}</h3>
       <label className="field">
         <span className="field__label">{t('account.tokens.name')}</span>
-        <input className="input" name="token-name" maxLength={64} autoFocus value={name} placeholder={t('account.tokens.namePlaceholder')} onChange={(e) => setName(e.target.value)} />
+        <input className="input" name="token-name" maxLength={100} autoFocus value={name} placeholder={t('account.tokens.namePlaceholder')} onChange={(e) => setName(e.target.value)} />
       </label>
       <label className="field">
         <span className="field__label">{t('account.tokens.expiresInDays')}</span>
@@ -53,7 +58,10 @@ export function TokenForm({ own, onClose }: { own: Readonly<Permissions>; onClos
         <p className="settings-help">{t('account.tokens.permHelp')}</p>
         <div className="settings-perms__grid">
           {offered.map((p) => (
-            <Checkbox key={p} name={`token-perm-${p}`} checked={perm.includes(p)} onChange={(on) => tick(p, on)} label={t(`users.perm.${p}`)} />
+            <Checkbox
+              key={p} name={`token-perm-${p}`} checked={sent.includes(p)} disabled={p === 'admin' && !!folder}
+              onChange={(on) => tick(p, on)} label={t(`users.perm.${p}`)}
+            />
           ))}
         </div>
       </fieldset>
