@@ -107,6 +107,12 @@ describe('login with a second factor', () => {
     await expectAccessible(page, 'login enrolment');
     await page.fill('input[name=one-time-code]', totpCode(secret));
     await page.click('[data-testid=second-step-submit]');
+    // The ten recovery codes made by the enrolment are shown once, before the session begins.
+    await page.waitForSelector('[data-testid=recovery-codes-list]');
+    expect(await page.locator('[data-testid=recovery-codes-list] li').count()).toBe(10);
+    await shotsAround(page, 'login-enrol-recovery');
+    await expectAccessible(page, 'login recovery codes');
+    await page.click('[data-testid=recovery-codes-done]');
     await page.waitForURL(`${server.url}/files/`);
     await close();
     // From now on carol has TOTP: the next login asks for a code, not an enrolment.

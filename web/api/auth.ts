@@ -45,9 +45,14 @@ export function secondFactorStepOf(e: unknown): SecondFactorStep | null {
   return null;
 }
 
-/** POST /api/login/second-factor: a TOTP or recovery code for the ticket; 403 wrong, 429 too many, 401 ticket gone. */
-export function secondFactor(ticket: string, method: 'totp' | 'recovery', code: string): Promise<string> {
-  return requestText('/login/second-factor', { method: 'POST', json: { ticket, method, code }, auth: false });
+/**
+ * POST /api/login/second-factor: a TOTP or recovery code for the ticket; 403 wrong, 429 too many, 401 ticket gone.
+ * The confirming code of an enrolment at login also brings the ten recovery codes, once (X-Recovery-Codes).
+ */
+export async function secondFactor(ticket: string, method: 'totp' | 'recovery', code: string): Promise<{ token: string; recoveryCodes: string[] }> {
+  const res = await request('/login/second-factor', { method: 'POST', json: { ticket, method, code }, auth: false });
+  const codes = res.headers.get('X-Recovery-Codes');
+  return { token: await res.text(), recoveryCodes: codes ? codes.split(',').map((c) => c.trim()).filter(Boolean) : [] };
 }
 
 /** POST /api/login/totp-enrol: the secret to set up during login (an enrol-second-factor ticket only). */

@@ -15,9 +15,23 @@ interface LoginFlow {
   enrolment: TotpEnrolment | null;
   message: FlowMessage | null;
   busy: boolean;
+  /**
+   * After an enrolment at login: the ten recovery codes, shown once before the session begins with `pendingToken`
+   * (the user has no other moment to see them).
+   */
+  recoveryCodes: string[] | null;
+  pendingToken: string | null;
 }
 
-export const loginFlow = proxy<LoginFlow>({ step: null, enrolment: null, message: null, busy: false });
+export const loginFlow = proxy<LoginFlow>({ step: null, enrolment: null, message: null, busy: false, recoveryCodes: null, pendingToken: null });
+
+/** The recovery codes were saved (or dismissed): the session that waited for them begins. */
+export function recoveryCodesSeen(): void {
+  const token = loginFlow.pendingToken;
+  loginFlow.recoveryCodes = null;
+  loginFlow.pendingToken = null;
+  if (token) beginSession(token);
+}
 
 /** Back to the username and password form (an expired or used-up ticket, or the user's choice). */
 export function backToForm(message: FlowMessage | null = null): void {
@@ -69,9 +83,12 @@ export async function codeStep(method: 'totp' | 'recovery', code: string): Promi
   const before = loginFlow.message;
   loginFlow.message = null;
   try {
-    const token = await api.secondFactor(step.ticket, method, code.replace(/\s+/g, ''));
+    const { token, recoveryCodes } = await api.secondFactor(step.ticket, method, code.replace(/\s+/g, ''));
     backToForm();
-    beginSession(token);
+    if (recoveryCodes.length) {
+      loginFlow.recoveryCodes = recoveryCodes;
+      loginFlow.pendingToken = token;
+    } else beginSession(token);
   } catch (e) {
     stepFailed(e, before === 'wrongCode' || before === 'tooMany');
   }

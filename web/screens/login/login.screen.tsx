@@ -5,7 +5,8 @@ import type { SecondFactorStep, TotpEnrolment } from '../../../server/contract/a
 import { pageConfig } from '../../api/page-config';
 import { Brand } from '../../components/ui/brand';
 import { usePageTitle } from '../../components/layout/use-page-title';
-import { loginFlow, ssoArrival } from '../../state/login-flow.state';
+import { RecoveryCodes } from '../../components/account/recovery-codes';
+import { loginFlow, recoveryCodesSeen, ssoArrival } from '../../state/login-flow.state';
 import { FlowNotice } from './flow-notice';
 import { LoginForm } from './login-form';
 import { SecondStep } from './second-step';
@@ -20,7 +21,7 @@ import '../../styles/login-steps.css';
 export function LoginScreen() {
   const { t } = useTranslation();
   usePageTitle(t('routes.login'));
-  const { step, enrolment } = useSnapshot(loginFlow);
+  const { step, enrolment, recoveryCodes } = useSnapshot(loginFlow);
 
   useEffect(() => {
     void ssoArrival();
@@ -30,7 +31,9 @@ export function LoginScreen() {
     <main className="login">
       <div className="login__card">
         <Brand size="lg" />
-        {step ? (
+        {recoveryCodes ? (
+          <RecoveryCodes codes={recoveryCodes} onClose={recoveryCodesSeen} />
+        ) : step ? (
           <SecondStep key={step.ticket} step={step as SecondFactorStep} enrolment={enrolment as TotpEnrolment | null} />
         ) : (
           <>
