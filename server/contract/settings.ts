@@ -1,6 +1,7 @@
 import type { AccountSettings, SsoProviderInfo } from './accounts';
 import type { ExtractionLimits } from './job';
 import type { TrashSettings } from './trash';
+import type { VersionSettings } from './versions';
 import type { Rule, UserDefaults } from './user';
 
 export const EVENTS = ['upload', 'save', 'copy', 'rename', 'delete'] as const;
@@ -39,6 +40,8 @@ export interface Settings extends AccountSettings {
   defaults: UserDefaults;
   /** Deleted items go to a per-user trash (contract/trash.ts). */
   trash: TrashSettings;
+  /** Overwritten files keep their old content as versions (contract/versions.ts). */
+  versions: VersionSettings;
   /** What one archive extraction may write (contract/job.ts). */
   extraction: ExtractionLimits;
 }
@@ -46,7 +49,7 @@ export interface Settings extends AccountSettings {
 /** Fields that PUT /api/settings may change; authMethod and authHeader are CLI-only, as in the reference. */
 export const SETTINGS_PUT_FIELDS = [
   'signup', 'createUserDir', 'userHomeBasePath', 'minimumPasswordLength', 'auditRetentionDays', 'rules', 'branding', 'tus', 'shell',
-  'commands', 'defaults', 'trash', 'extraction', 'oidc', 'ldap', 'twoFactor', 'localLogin',
+  'commands', 'defaults', 'trash', 'extraction', 'oidc', 'ldap', 'twoFactor', 'localLogin', 'versions',
 ] as const;
 
 /** Page configuration injected into index.html (spec §3 "Page configuration flags"). */

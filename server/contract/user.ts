@@ -1,5 +1,6 @@
 /** Wire types shared by the server and the web app. Keep them free of imports (type-only ones of contract/ aside). */
 import type { TrashOverride } from './trash';
+import type { Quota, VersionOverride } from './versions';
 
 export const PERMISSIONS = ['admin', 'execute', 'create', 'rename', 'modify', 'delete', 'share', 'download'] as const;
 export type PermName = (typeof PERMISSIONS)[number];
@@ -44,6 +45,10 @@ export interface User {
   theme: Theme;
   /** This user's trash settings over the global ones (admins set it); null or absent = the global settings. */
   trash?: TrashOverride | null;
+  /** This user's version settings over the global ones (admins set it); null or absent = the global settings. */
+  versions?: VersionOverride | null;
+  /** What may be stored under this user's scope (with their trash and versions); null or absent = no quota. */
+  quota?: Quota | null;
 }
 
 /** The user object carried in the login token payload and read by the client. */

@@ -5,6 +5,7 @@
  * shipped; add the next number instead.
  */
 import { ACCOUNT_MIGRATIONS } from './migrations-accounts';
+import { STORAGE_MIGRATIONS } from './migrations-storage';
 import { INITIAL_SCHEMA } from './migration-initial';
 
 export type { Migration } from './migration';
@@ -307,4 +308,4 @@ CREATE TABLE root_identity (
   },
 ];
 
-export const MIGRATIONS: Migration[] = [...BASE_MIGRATIONS, ...ACCOUNT_MIGRATIONS];
+export const MIGRATIONS: Migration[] = [...BASE_MIGRATIONS, ...ACCOUNT_MIGRATIONS, ...STORAGE_MIGRATIONS];
