@@ -21,9 +21,9 @@ export interface ActionContext {
   selected: readonly WebResource[];
 }
 
-export type ActionId = 'search' | 'view' | 'share' | 'rename' | 'copy' | 'move' | 'delete' | 'extract' | 'extractTo' | 'shell' | 'download' | 'upload' | 'info' | 'multiple';
+export type ActionId = 'search' | 'view' | 'share' | 'rename' | 'copy' | 'move' | 'delete' | 'extract' | 'extractTo' | 'shell' | 'download' | 'upload' | 'info' | 'versions' | 'multiple';
 export type ButtonKey = keyof (typeof en)['buttons'];
-export type ActionIcon = 'search' | 'viewList' | 'viewMosaic' | 'viewGallery' | 'share' | 'rename' | 'copy' | 'move' | 'delete' | 'fileArchive' | 'shell' | 'download' | 'upload' | 'info' | 'multiple';
+export type ActionIcon = 'search' | 'viewList' | 'viewMosaic' | 'viewGallery' | 'share' | 'rename' | 'copy' | 'move' | 'delete' | 'fileArchive' | 'shell' | 'download' | 'upload' | 'info' | 'history' | 'multiple';
 
 /** One user action: its label, icon, when it is offered (spec §6), and what it does. */
 export interface FileAction {
@@ -64,6 +64,8 @@ export const FILE_ACTIONS: readonly FileAction[] = [
   { id: 'download', label: 'download', icon: 'download', selection: true, shortcut: { key: 's', ctrl: true }, available: (ctx) => ctx.user.perm.download, run: (ctx) => downloadItems(ctx.selected) },
   { id: 'upload', label: 'upload', icon: 'upload', selection: false, available: (ctx) => ctx.user.perm.create, run: (ctx) => showPrompt('upload', { base: folderPath(ctx) }) },
   { id: 'info', label: 'info', icon: 'info', selection: false, available: () => true, run: (ctx) => showPrompt('info', { items: ctx.selected.length ? [...ctx.selected] : [ctx.folder] }) },
+  // One file's kept versions (reading them needs download; restoring and deleting are checked inside the panel).
+  { id: 'versions', label: 'versions', icon: 'history', selection: true, available: (ctx) => ctx.user.perm.download && one(ctx) && !ctx.selected[0]!.isDir, run: (ctx) => showPrompt('versions', { item: ctx.selected[0]! }) },
   { id: 'multiple', label: 'selectMultiple', icon: 'multiple', selection: false, available: () => true, run: () => toggleMultiple() },
 ];
 

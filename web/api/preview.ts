@@ -26,3 +26,8 @@ export function bigPreviewUrl(path: string, modified: string): string {
 export async function fetchRawBytes(path: string, signal?: AbortSignal): Promise<ArrayBuffer> {
   return (await request(`/raw${encodePath(path)}?inline=true`, { signal })).arrayBuffer();
 }
+
+/** The current content of a text file (for the Versions panel's diff). */
+export async function fetchRawText(path: string, signal?: AbortSignal): Promise<string> {
+  return (await request(`/raw${encodePath(path)}?inline=true`, { signal })).text();
+}

@@ -56,7 +56,8 @@ export function tusUpload(path: string, file: File, opts: TusOptions): Transfer 
           onShouldRetry: (err) => {
             const status = err.originalResponse?.getStatus() ?? 0;
             const method = err.originalRequest?.getMethod() ?? '';
-            return status === 0 || status >= 500 || status === 423 || (status === 409 && method !== 'POST');
+            // 507 (a full disk or a quota) stays full however often it is asked again.
+            return status === 0 || (status >= 500 && status !== 507) || status === 423 || (status === 409 && method !== 'POST');
           },
           onProgress: (sent) => opts.onProgress(sent),
           onSuccess: () => resolve(),

@@ -1,6 +1,7 @@
 import { proxy } from 'valtio/vanilla';
 import { saveText } from '../api/save';
 import { showError, showSuccess } from './notices.state';
+import { scheduleAccountUsage } from './account-usage.state';
 
 interface EditorState {
   /** The text differs from what was last loaded or saved. */
@@ -43,6 +44,7 @@ export async function saveEditor(path: string, text: string): Promise<boolean> {
     await saveText(path, text);
     if (mine === generation) editorState.dirty = false;
     showSuccess('editor.saved');
+    scheduleAccountUsage();
     return true;
   } catch (e) {
     showError(e);

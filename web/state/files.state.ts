@@ -8,6 +8,7 @@ import { auth } from './auth.state';
 import { showError } from './notices.state';
 import { progress } from './progress.state';
 import { resetSelection, restoreSelection, selection } from './selection.state';
+import { scheduleAccountUsage } from './account-usage.state';
 
 export interface LoadError {
   status: number;
@@ -78,6 +79,7 @@ export function openPath(path: string): Promise<void> {
 /** Loads the current path again in place (after uploads, moves, deletes...), dropping the selection. */
 export async function reloadListing(): Promise<void> {
   if (!files.path) return;
+  scheduleAccountUsage(); // a reload follows a change (delete, move, undo): the quota bar catches up, debounced
   await load(files.path, true);
   resetSelection();
 }
@@ -90,6 +92,7 @@ export async function reloadListing(): Promise<void> {
 export async function refreshListing(): Promise<void> {
   const path = files.path;
   if (!path) return;
+  scheduleAccountUsage();
   const before = files.resource?.items ?? [];
   const picked = [...selection.selected].map((i) => before[i]?.name).filter((n): n is string => n !== undefined);
   const cursorName = selection.cursor === null ? undefined : before[selection.cursor]?.name;

@@ -10,6 +10,8 @@ export interface Notice {
   /** A translation key, or (for errors) the server's own message text. */
   message: string;
   translate: boolean;
+  /** A translation key shown before the message (a 507: which limit was reached, in the user's language). */
+  lead?: string;
 }
 
 /** Popups: errors stay until closed; successes leave by themselves after a second. */
@@ -35,7 +37,9 @@ export function showError(error: unknown, key?: string): void {
     translate = false;
   }
   if (!key && !isApiError(error)) console.error('filedeck:', error);
-  notices.list.push({ id: next++, kind: 'error', message, translate });
+  // A 507 names the quota or volume that is full in the server's words; the lead says what it means in the user's language.
+  const lead = !key && isApiError(error) && error.status === 507 ? 'notices.noSpace' : undefined;
+  notices.list.push({ id: next++, kind: 'error', message, translate, lead });
 }
 
 /** Shows a success popup (a translation key) for one second. */

@@ -25,6 +25,8 @@ export interface PromptData {
   share: { item: WebResource };
   upload: { base: string };
   shareDelete: { share: Share; onConfirm: () => void };
+  /** The Versions panel of one file. */
+  versions: { item: WebResource };
 }
 
 export type PromptKind = keyof PromptData;

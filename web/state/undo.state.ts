@@ -9,7 +9,7 @@ export const UNDO_MS = 8000;
 /** Something the user just did that can be taken back through the API (restore from the trash, move back). */
 export interface Undoable {
   /** Translation key of the toast's text ("Moved to the trash", "Renamed", "3 items renamed"…), with `count`. */
-  messageKey: 'trash.undo.deleted' | 'trash.undo.moved' | 'trash.undo.renamed' | 'trash.undo.renamedItems';
+  messageKey: 'trash.undo.deleted' | 'trash.undo.moved' | 'trash.undo.renamed' | 'trash.undo.renamedItems' | 'versions.restoredToast';
   count: number;
   run: () => Promise<void>;
 }

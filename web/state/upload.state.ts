@@ -28,6 +28,8 @@ export interface UploadJob {
   file: File | null;
   /** Recent speed in bytes per second (0 until measured); time left is derived from it. */
   rate: number;
+  /** The failure was a 507: a quota or the disk is full (the panel says so before the server's message). */
+  noSpace?: boolean;
 }
 
 /** One item to upload: a file (or an empty folder) at a path relative to the target folder. */
@@ -144,7 +146,8 @@ function start(job: UploadJob): void {
     (e: unknown) => {
       if (job.state !== 'active') return;
       job.state = 'failed';
-      job.error = isApiError(e) ? e.message : String(e);
+      job.error = isApiError(e) ? e.message.trim() : String(e);
+      job.noSpace = isApiError(e) && e.status === 507;
       showError(e);
     },
   ).finally(() => {

@@ -1,6 +1,7 @@
 import { proxy } from 'valtio/vanilla';
 import type { TrashSettings } from '../../server/contract/trash';
 import type { User } from '../../server/contract/user';
+import type { VersionSettings } from '../../server/contract/versions';
 import { isApiError } from '../api/client';
 import { getSettings } from '../api/settings';
 import * as api from '../api/users';
@@ -24,10 +25,12 @@ interface UsersState {
   createUserDir: boolean;
   /** The global trash settings, under a user's own trash override in the form. */
   globalTrash: TrashSettings | null;
+  /** The global version settings, under a user's own versions override in the form. */
+  globalVersions: VersionSettings | null;
   editError: LoadError | null;
 }
 
-export const usersState = proxy<UsersState>({ list: null, error: null, editing: null, createUserDir: false, globalTrash: null, editError: null });
+export const usersState = proxy<UsersState>({ list: null, error: null, editing: null, createUserDir: false, globalTrash: null, globalVersions: null, editError: null });
 
 /** Loads the user table (admin). */
 export async function loadUsers(): Promise<void> {
@@ -48,6 +51,7 @@ export async function loadUserForm(id: number): Promise<void> {
     const settings = await getSettings();
     usersState.createUserDir = settings.createUserDir;
     usersState.globalTrash = settings.trash;
+    usersState.globalVersions = settings.versions ?? null;
     if (id === 0) {
       usersState.editing = { ...structuredClone(settings.defaults), id: 0, username: '', password: '', rules: [] };
     } else {
@@ -63,7 +67,9 @@ export async function loadUserForm(id: number): Promise<void> {
  * blank), an existing one is replaced as a whole (a blank password keeps the current one). `current` is the admin's
  * own password. Returns whether it worked; errors are shown as notices.
  */
-export async function saveUser(user: User, opts: { createUserDir: boolean; current: string }): Promise<boolean> {
+export async function saveUser(withUsage: User, opts: { createUserDir: boolean; current: string }): Promise<boolean> {
+  // `usage` comes with the user from admin reads and is the server's to compute: it is never sent back.
+  const { usage: _usage, ...user } = withUsage as User & { usage?: unknown };
   try {
     if (user.id === 0) {
       const { id: _id, ...data } = user;

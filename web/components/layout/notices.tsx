@@ -20,7 +20,10 @@ function NoticeCard({ notice }: { notice: Notice }) {
   return (
     <div className="notice notice--error" role="alert" data-testid="notice-error">
       <Icon name="alert" />
-      <p className="notice__text">{text}</p>
+      <p className="notice__text">
+        {notice.lead && <strong className="notice__lead" data-testid="notice-lead">{t(notice.lead as 'notices.noSpace')} </strong>}
+        {text}
+      </p>
       <div className="notice__actions">
         {!pageConfig.DisableExternal && (
           <a className="btn btn--secondary btn--small" href={ISSUES_URL} target="_blank" rel="noopener noreferrer" data-testid="notice-report">

@@ -8,6 +8,7 @@ import { showPrompt } from '../../state/prompts.state';
 import { Brand } from '../ui/brand';
 import { Icon, type IconName } from '../ui/icon';
 import { PROJECT_URL } from './links';
+import { QuotaMeter } from './quota-meter';
 import { UsageMeter } from './usage-meter';
 
 function NavLink({ href, icon, label, active, testId }: { href: string; icon: IconName; label: string; active: boolean; testId: string }) {
@@ -52,7 +53,7 @@ function Credits({ onFiles }: { onFiles: boolean }) {
 
 /**
  * Main navigation: My files, New folder and New file (create permission), Trash, Settings and Logout when logged in;
- * Login and Signup otherwise. On files routes: the disk-usage meter.
+ * Login and Signup otherwise. On files routes: the user's quota meter, or the disk-usage meter without a quota.
  */
 export function Sidebar() {
   const { t } = useTranslation();
@@ -89,7 +90,7 @@ export function Sidebar() {
           </>
         )}
       </nav>
-      {loggedIn && onFiles && !pageConfig.DisableUsedPercentage && <UsageMeter />}
+      {loggedIn && onFiles && <QuotaMeter volume={!pageConfig.DisableUsedPercentage && <UsageMeter />} />}
       <Credits onFiles={loggedIn && onFiles} />
     </aside>
   );

@@ -5,7 +5,7 @@ import type { WebResource } from '../../api/resources';
 import { checksumOf } from '../../actions/files';
 import { auth } from '../../state/auth.state';
 import { showError } from '../../state/notices.state';
-import { closePrompt, type PromptData } from '../../state/prompts.state';
+import { closePrompt, showPrompt, type PromptData } from '../../state/prompts.state';
 import { missingThumbTool } from '../ui/file-kind';
 import { formatCount, formatExact, formatRelative, formatSize } from '../ui/format';
 import { PromptButton, PromptFrame } from './prompt-frame';
@@ -54,7 +54,16 @@ export function InfoPrompt({ items }: PromptData['info']) {
   // Folders count with their size from the name index (folderSize); one unknown folder size makes the total
   // unknown ("—", as in the listing) rather than too small.
   const total = items.some((i) => i.isDir && i.folderSize === undefined) ? undefined : items.reduce((sum, i) => sum + (i.isDir ? i.folderSize! : i.size), 0);
-  const close = <PromptButton kind="primary" submit label={t('buttons.ok')} testId="prompt-confirm" />;
+  // A file's kept versions open in their own panel (reading them needs download, as the file itself).
+  const versions = only && !only.isDir && user?.perm.download && (
+    <PromptButton label={t('buttons.versions')} testId="info-versions" onClick={() => showPrompt('versions', { item: only })} />
+  );
+  const close = (
+    <>
+      {versions}
+      <PromptButton kind="primary" submit label={t('buttons.ok')} testId="prompt-confirm" />
+    </>
+  );
   return (
     <PromptFrame title={t('prompts.infoTitle')} testId="info" onSubmit={closePrompt} actions={close} wide>
       <dl className="info">

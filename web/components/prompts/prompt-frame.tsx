@@ -14,13 +14,15 @@ export interface PromptFrameProps {
   /** Enter anywhere in the dialog submits (delete, copy, move, replace), not only inside a field. */
   enterSubmits?: boolean;
   wide?: boolean;
+  /** 'large': a panel nearly the window's width (the Versions panel's side-by-side diff); full width on phones. */
+  size?: 'large';
 }
 
 /**
  * The dialog box every prompt uses: a titled form with a close button. The host around it supplies the
  * overlay, Esc and outside-click closing.
  */
-export function PromptFrame({ title, testId, children, actions, onSubmit, enterSubmits, wide }: PromptFrameProps) {
+export function PromptFrame({ title, testId, children, actions, onSubmit, enterSubmits, wide, size }: PromptFrameProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const ref = useRef<HTMLFormElement>(null);
@@ -68,7 +70,7 @@ export function PromptFrame({ title, testId, children, actions, onSubmit, enterS
   return (
     <form
       ref={ref}
-      className={wide ? 'prompt prompt--wide' : 'prompt'}
+      className={size === 'large' ? 'prompt prompt--large' : wide ? 'prompt prompt--wide' : 'prompt'}
       role="dialog"
       aria-modal="true"
       aria-labelledby={titleId}

@@ -16,6 +16,7 @@ import { ShareDeletePrompt } from './share-delete-prompt';
 import { SharePrompt } from './share-prompt';
 import { TransferPrompt } from './transfer-prompt';
 import { UploadPrompt } from './upload-prompt';
+import { VersionsPrompt } from '../versions/versions-prompt';
 
 function Body({ prompt }: { prompt: OpenPrompt }) {
   switch (prompt.kind) {
@@ -50,6 +51,8 @@ function Body({ prompt }: { prompt: OpenPrompt }) {
       return <ExtractPrompt {...prompt.data} />;
     case 'shareDelete':
       return <ShareDeletePrompt {...prompt.data} />;
+    case 'versions':
+      return <VersionsPrompt {...prompt.data} />;
   }
 }
 

@@ -8,6 +8,7 @@ import { Checkbox } from './checkbox';
 import { ExecSandboxNotice } from './command-runner';
 import { RulesEditor } from './rules-editor';
 import { TrashFields } from './trash-fields';
+import { VersionsFields } from './versions-fields';
 import { WholeNumberField } from './whole-number-field';
 
 interface Props {
@@ -53,6 +54,7 @@ export function GlobalForm({ draft, onChange, shell, onShell, busy, onSave }: Pr
         />
         <RulesEditor id="global" rules={draft.rules} onChange={(rules) => set('rules', rules)} />
         <TrashFields trash={draft.trash} onChange={(trash) => set('trash', trash)} />
+        {draft.versions && <VersionsFields versions={draft.versions} onChange={(versions) => set('versions', versions)} />}
         {pageConfig.EnableExec && (
           <div className="field">
             <label className="field__label" htmlFor="settings-shell">{t('settings.global.shell')}</label>

@@ -2,13 +2,16 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TrashSettings } from '../../../server/contract/trash';
 import type { User } from '../../../server/contract/user';
+import type { VersionSettings } from '../../../server/contract/versions';
 import { normalizeLocale } from '../../i18n/locales';
 import { pageConfig } from '../../api/page-config';
 import { Checkbox } from './checkbox';
 import { LocaleOptions } from './locale-options';
 import { PermissionsFields } from './permissions-fields';
 import { RulesEditor } from './rules-editor';
+import { QuotaFields } from './quota-fields';
 import { UserTrashFields } from './user-trash-fields';
+import { UserVersionsFields } from './versions-fields';
 
 export type UserFormMode = 'new' | 'edit' | 'defaults';
 
@@ -21,13 +24,15 @@ interface Props {
   onCreateHome?: (on: boolean) => void;
   /** The global trash settings: with them, a user (not the defaults) gets the per-user trash override. */
   globalTrash?: TrashSettings | null;
+  /** The global version settings: with them, a user (not the defaults) gets the per-user versions override. */
+  globalVersions?: VersionSettings | null;
 }
 
 /** User commands are typed as one line and split on spaces, empty parts dropped. */
 export const splitCommands = (text: string) => text.split(' ').map((c) => c.trim()).filter(Boolean);
 
 /** The user form's fields, shared by the user editor and the default user settings (no username, password, rules). */
-export function UserFields({ user, onChange, mode, createHome = false, onCreateHome, globalTrash }: Props) {
+export function UserFields({ user, onChange, mode, createHome = false, onCreateHome, globalTrash, globalVersions }: Props) {
   const { t } = useTranslation();
   const [commands, setCommands] = useState(() => user.commands.join(' '));
   const set = <K extends keyof User>(key: K, value: User[K]) => onChange({ ...user, [key]: value });
@@ -87,6 +92,8 @@ export function UserFields({ user, onChange, mode, createHome = false, onCreateH
           <span className="settings-help">{t('users.commandsHelp')}</span>
         </label>
       )}
+      <QuotaFields quota={user.quota} onChange={(q) => set('quota', q)} />
+      {identity && globalVersions && <UserVersionsFields override={user.versions} global={globalVersions} onChange={(o) => set('versions', o)} />}
       {identity && globalTrash && <UserTrashFields override={user.trash} global={globalTrash} onChange={(o) => set('trash', o)} />}
       {identity && <RulesEditor id="user" rules={user.rules} onChange={(rules) => set('rules', rules)} />}
     </div>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TrashSettings } from '../../../server/contract/trash';
 import type { User } from '../../../server/contract/user';
+import type { VersionSettings } from '../../../server/contract/versions';
 import { removeUser, saveUser } from '../../state/users.state';
 import { ExtraIcon } from '../share-page/icons';
 import { ConfirmDialog } from './confirm-dialog';
@@ -12,7 +13,7 @@ import { UserFields } from './user-fields';
  * after a confirmation card. Ticking 'create home directory' on a new user blanks and disables the scope; unticking
  * restores the scope it had.
  */
-export function UserForm({ initial, createUserDir, globalTrash }: { initial: User; createUserDir: boolean; globalTrash: TrashSettings | null }) {
+export function UserForm({ initial, createUserDir, globalTrash, globalVersions }: { initial: User; createUserDir: boolean; globalTrash: TrashSettings | null; globalVersions: VersionSettings | null }) {
   const { t } = useTranslation();
   const isNew = initial.id === 0;
   const [originalScope] = useState(initial.scope);
@@ -36,7 +37,7 @@ export function UserForm({ initial, createUserDir, globalTrash }: { initial: Use
         <div className="settings-card__head">
           <h2 className="settings-card__title">{isNew ? t('users.newTitle') : t('users.editTitle', { username: initial.username })}</h2>
         </div>
-        <UserFields user={user} onChange={setUser} mode={isNew ? 'new' : 'edit'} createHome={createHome} onCreateHome={onCreateHome} globalTrash={globalTrash} />
+        <UserFields user={user} onChange={setUser} mode={isNew ? 'new' : 'edit'} createHome={createHome} onCreateHome={onCreateHome} globalTrash={globalTrash} globalVersions={globalVersions} />
         <div className="settings-card__actions">
           {!isNew && (
             <button type="button" className="btn settings-btn--danger-outline" onClick={() => setConfirm('delete')} data-testid="user-delete">

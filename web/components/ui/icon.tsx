@@ -163,6 +163,12 @@ const SHAPES = {
       <path d="M12 11v5.5M12 7.5v.5" />
     </>
   ),
+  history: (
+    <>
+      <path d="M4.5 12a7.5 7.5 0 1 0 2.2-5.3L4.5 9" />
+      <path d="M4.5 4.5V9H9M12 8v4.5l3 2" />
+    </>
+  ),
   multiple: (
     <>
       <rect x="4" y="4" width="7" height="7" rx="1.5" />

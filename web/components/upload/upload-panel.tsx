@@ -34,7 +34,10 @@ function JobRow({ job }: { job: UploadJob }) {
         <span className="upload__name" title={job.name}>
           {job.name}
         </span>
-        <span className="upload__state">{job.error || (job.state === 'active' && !job.isDir ? formatPercent(percent, i18n.language) : t(STATE_KEYS[job.state]))}</span>
+        <span className="upload__state" data-testid="upload-job-state">
+          {job.noSpace && <strong>{t('notices.noSpace')} </strong>}
+          {job.error || (job.state === 'active' && !job.isDir ? formatPercent(percent, i18n.language) : t(STATE_KEYS[job.state]))}
+        </span>
         {job.state === 'active' && !job.isDir && <Figures loaded={job.loaded} size={job.size} rate={job.rate} testId="upload-job-figures" />}
         {!job.isDir && (
           <span className="upload__bar" aria-hidden="true">

@@ -35,7 +35,7 @@ export function UserEditScreen() {
   else
     body = (
       <div className="settings-stack">
-        <UserForm key={`${editing.id}:${JSON.stringify(editing)}`} initial={JSON.parse(JSON.stringify(editing)) as User} createUserDir={snap.createUserDir} globalTrash={snap.globalTrash} />
+        <UserForm key={`${editing.id}:${JSON.stringify(editing)}`} initial={JSON.parse(JSON.stringify(editing)) as User} createUserDir={snap.createUserDir} globalTrash={snap.globalTrash} globalVersions={snap.globalVersions} />
         {editing.id !== 0 && <UserAccessCard userId={editing.id} username={editing.username} />}
       </div>
     );
