@@ -5,6 +5,9 @@ import { createLogger, type Logger } from './core/log';
 import { MetricsRegistry } from './core/metrics';
 import { HealthStore } from './db/health.store';
 import { Background } from './services/background/background';
+import { QuotaService } from './services/quota/quota.service';
+import { QuotaStore } from './db/quota.store';
+import { installWriteGate } from './fs/write-gate';
 import { observeBackground } from './services/health/background-metrics';
 import { HealthService } from './services/health/health.service';
 import { openDatabase } from './db/database';
@@ -110,6 +113,9 @@ export async function createServices(
   const previews = new PreviewService({ cacheDir: config.cacheDir, store: stores.previews, enableThumbnails: config.enableThumbnails, resizePreview: config.resizePreview, work: work.previews, sandbox });
   // The name index (search, folder sizes): a local SQLite file per instance; `serve` starts it (services/index).
   const index = new NameIndex({ file: join(config.cacheDir, 'name-index.db'), root: config.root, log, watchLimit: config.indexWatchLimit, reconcileMs: config.indexReconcile, pollMs: config.indexPoll });
+  // Quotas (services/quota): one gate over the files root, met by every write beneath it, whoever writes (fs/write-gate.ts).
+  const quota = new QuotaService({ store: new QuotaStore(db), users: stores.users, root: config.root, log });
+  const removeGate = installWriteGate(quota.realRoot, quota);
   const files = new FilesService({ hooks: indexedHooks(hooks, index), folderSizes: index, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums, audit });
   const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits, audit });
   const trash = new TrashService({ store: new TrashStore(db), users: stores.users, shares: stores.shares, files, root: config.root, followExternalSymlinks: config.followExternalSymlinks, trashSettings: () => settings.get().trash, globalRules: () => settings.get().rules });
@@ -124,7 +130,7 @@ export async function createServices(
   // What a deleted user leaves goes with them (services/users/user-removal.ts).
   users.belongings = { endJobs: (id, why) => jobs.endOwner(id, why), dropUploads: (id) => tus.dropUser(id), removeTrash: (id) => trash.purge.removeOwner(id), handTrash: (from, to) => trash.purge.handOver(from, to) };
   // Every task besides answering requests (sweeps, index, purges, job recovery, audit retention): `serve` starts it.
-  const background = new Background({ config, log, tus, index, purge: trash.purge, jobs, audit });
+  const background = new Background({ config, log, tus, index, purge: trash.purge, jobs, audit, quota });
   const health = new HealthService(new HealthStore(db));
   const metrics = new MetricsRegistry();
   observeBackground({ health, metrics, index, jobs });
@@ -153,11 +159,13 @@ export async function createServices(
     index,
     jobs,
     background,
+    quota,
     factors,
     directory,
     oidc,
     close: async () => {
       await background.stop();
+      removeGate();
       await jobs.close();
       index.close();
       work.close();

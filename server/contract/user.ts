@@ -59,7 +59,7 @@ export type UserDefaults = Omit<User, 'id' | 'username' | 'password' | 'rules'>;
 
 export const USER_FIELDS = [
   'username', 'password', 'scope', 'locale', 'lockPassword', 'viewMode', 'singleClick', 'redirectAfterCopyMove',
-  'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme', 'theme', 'trash',
+  'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme', 'theme', 'trash', 'quota',
 ] as const;
 export type UserField = (typeof USER_FIELDS)[number];
 

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'INTERNAL' // 500: never shows its cause to the client
   | 'UNAVAILABLE' // 503: the database cannot be reached; the detail says so (never the password)
   | 'NO_SPACE' // 507: the files volume or the database is full; the detail says which
+  | 'QUOTA' // 507: a write would pass a user's quota; the detail names the quota and its usage
   | 'UNSUPPORTED'; // 501
 
 export class AppError extends Error {

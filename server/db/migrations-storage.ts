@@ -4,4 +4,51 @@ import type { Migration } from './migration';
  * Versions and quotas (issue 35): kept versions of overwritten files (19), quotas, usage and reservations (20).
  * Appended to MIGRATIONS after the accounts ones; append only.
  */
-export const STORAGE_MIGRATIONS: Migration[] = [];
+export const STORAGE_MIGRATIONS: Migration[] = [
+  {
+    version: 20,
+    name: 'quotas: a quota per user, the measured usage of each scope, and reservations of writes in flight',
+    sql: `
+ALTER TABLE users ADD COLUMN quota TEXT NOT NULL DEFAULT '';
+CREATE TABLE quota_usage (
+  user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+  bytes INTEGER NOT NULL DEFAULT 0,
+  files INTEGER NOT NULL DEFAULT 0,
+  delta_bytes INTEGER NOT NULL DEFAULT 0,
+  delta_files INTEGER NOT NULL DEFAULT 0,
+  checked_at INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE quota_reservations (
+  id TEXT NOT NULL,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  bytes INTEGER NOT NULL,
+  files INTEGER NOT NULL,
+  instance TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (id, user_id)
+);
+CREATE INDEX quota_reservations_user ON quota_reservations(user_id, expires_at);
+`,
+    pg: `
+ALTER TABLE users ADD COLUMN quota TEXT NOT NULL DEFAULT '';
+CREATE TABLE quota_usage (
+  user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+  bytes BIGINT NOT NULL DEFAULT 0,
+  files BIGINT NOT NULL DEFAULT 0,
+  delta_bytes BIGINT NOT NULL DEFAULT 0,
+  delta_files BIGINT NOT NULL DEFAULT 0,
+  checked_at BIGINT NOT NULL DEFAULT 0
+);
+CREATE TABLE quota_reservations (
+  id TEXT NOT NULL,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  bytes BIGINT NOT NULL,
+  files BIGINT NOT NULL,
+  instance TEXT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  PRIMARY KEY (id, user_id)
+);
+CREATE INDEX quota_reservations_user ON quota_reservations(user_id, expires_at);
+`,
+  },
+];

@@ -5,10 +5,11 @@ import { AppError, exists, forbidden } from '../core/errors';
 import type { ReadHandle } from './open-regular';
 import { fromFsError, wrapFs } from './fs-errors';
 import { place } from './place';
-import { DIR_MODE, FILE_MODE, ScopeWrites, wrapMoved } from './scope-writes';
+import { DIR_MODE, FILE_MODE, ScopeWrites, stagedHolds, wrapMoved } from './scope-writes';
 import { copyFileData } from './sparse-copy';
 import { TempEntry } from './temp-file';
 import { parentOf } from './virtual-path';
+import { NO_HOLD, reserveMoveAt, type WriteHold } from './write-gate';
 
 /** Options of move() and copy(): replace what is there, or claim the name (asking `next` for another when taken). */
 export interface PlaceOpts {
@@ -33,9 +34,16 @@ export class ScopeCopyMove extends ScopeWrites {
     const isDir = (await wrapFs(() => lstat(from))).isDirectory();
     for (let target = dst; ; ) {
       const to = await this.destination(target);
+      // Within one quota a move adds nothing; into another quota's scope it adds the whole item.
+      const hold = await reserveMoveAt(from, to);
       try {
-        if (await (opts.replace ? this.overwriting(target, to, () => place(from, to, isDir, true)) : place(from, to, isDir, false))) return target;
+        if (await (opts.replace ? this.overwriting(target, to, () => place(from, to, isDir, true)) : place(from, to, isDir, false))) {
+          await hold.settle();
+          return target;
+        }
+        await hold.release();
       } catch (e) {
+        await hold.release();
         if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw fromFsError(e);
         const landed = await this.copy(src, target, opts);
         await this.remove(src);
@@ -70,7 +78,11 @@ export class ScopeCopyMove extends ScopeWrites {
     const tmp = await TempEntry.create(dirname(first), isDir ? { dir: true, mode: DIR_MODE } : { mode: FILE_MODE });
     this.observer?.temp?.(tmp.path);
     try {
-      if (isDir) await this.fillTree(src, tmp.path);
+      // A copy adds its bytes: a file's reserved before a byte is copied, a tree's file by file as it is filled.
+      const replacing = !isDir && !!(await lstat(first).catch(() => null));
+      const hold = await this.holdFor(tmp, first, isDir ? 0 : stats.size, isDir || replacing ? 0 : 1);
+      stagedHolds.set(tmp, hold);
+      if (isDir) await this.fillTree(src, tmp.path, hold);
       else {
         await copyOneFile(await this.openReal(real), tmp.path, tmp);
         this.observer?.copied?.(stats.size, src);
@@ -90,8 +102,15 @@ export class ScopeCopyMove extends ScopeWrites {
    */
   async stageFolder(dst: string): Promise<TempEntry> {
     await this.mkdirp(parentOf(dst));
-    const tmp = await TempEntry.create(dirname(await this.destination(dst)), { dir: true, mode: DIR_MODE });
+    const at = await this.destination(dst);
+    const tmp = await TempEntry.create(dirname(at), { dir: true, mode: DIR_MODE });
     this.observer?.temp?.(tmp.path);
+    try {
+      stagedHolds.set(tmp, await this.holdFor(tmp, at, 0, 0)); // grown entry by entry by its filler (holdOf)
+    } catch (e) {
+      await tmp.discard();
+      throw e;
+    }
     return tmp;
   }
 
@@ -107,6 +126,7 @@ export class ScopeCopyMove extends ScopeWrites {
       const put = () => wrapMoved(() => place(tmp.path, to, tmp.isDir, replace));
       if (await (replace ? this.overwriting(target, to, put) : put())) {
         tmp.committed();
+        await (stagedHolds.get(tmp) ?? NO_HOLD).settle();
         return target;
       }
       if (!opts.next) throw exists();
@@ -115,7 +135,7 @@ export class ScopeCopyMove extends ScopeWrites {
   }
 
   /** Copies the tree below `src` into the (hidden, fresh) real folder `into`. */
-  private async fillTree(src: string, into: string): Promise<void> {
+  private async fillTree(src: string, into: string, hold: WriteHold): Promise<void> {
     for await (const e of this.walk(src)) {
       this.observer?.signal?.throwIfAborted(); // a job's cancel stops the copy here; the caller discards the temp
       const out = join(into, ...e.path.slice(src === '/' ? 1 : src.length + 1).split('/'));
@@ -126,6 +146,10 @@ export class ScopeCopyMove extends ScopeWrites {
       // Opened through the scope's reads (what the kernel opened is checked), read by descriptor below.
       const from = await this.openReal(e.real).catch((err: unknown) => (err instanceof AppError && (err.code === 'NOT_FOUND' || err.code === 'INVALID') ? null : Promise.reject(err)));
       if (!from) continue; // vanished meanwhile, or not a regular file: nothing to copy
+      await hold.grow(from.stats.size, 1).catch(async (err: unknown) => {
+        await from.handle.close().catch(() => {});
+        throw err;
+      });
       await copyOneFile(from, out);
       this.observer?.copied?.(from.stats.size, e.path);
     }

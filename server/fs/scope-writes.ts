@@ -7,6 +7,7 @@ import { place } from './place';
 import { ScopeListing } from './scope-listing';
 import { movedAway, movedOr, TempEntry } from './temp-file';
 import { parentOf } from './virtual-path';
+import { NO_HOLD, reserveAt, tempHoldId, type WriteHold } from './write-gate';
 
 export const FILE_MODE = 0o640;
 export const DIR_MODE = 0o750;
@@ -19,7 +20,13 @@ export class ScopeWrites extends ScopeListing {
   /** Creates a folder and its missing parents inside the scope. */
   async mkdirp(vpath: string): Promise<void> {
     const real = await this.destination(vpath);
-    await wrapFs(() => mkdir(real, { recursive: true, mode: DIR_MODE }));
+    // A folder still to be made is a write like any other: refused when a quota over it is full.
+    const hold = (await lstat(real).catch(() => null)) ? NO_HOLD : await reserveAt(real, 0, 0);
+    await wrapFs(() => mkdir(real, { recursive: true, mode: DIR_MODE })).catch(async (e) => {
+      await hold.release();
+      throw e;
+    });
+    await hold.settle();
     await this.real(vpath); // re-check: a racing symlink swap must not leave us pointing outside
   }
 
@@ -35,9 +42,16 @@ export class ScopeWrites extends ScopeListing {
     const tmp = await TempEntry.create(dirname(target), { mode: opts.mode ?? FILE_MODE });
     this.observer?.temp?.(tmp.path);
     try {
-      if (body) for await (const chunk of body) await writeAll(tmp, chunk);
+      // The quotas over the target: a stream without a declared size reserves as it goes and stops at the limit
+      // (507); the temp is then discarded, which releases what it held.
+      const hold = await this.holdFor(tmp, target, 0, (await lstat(target).catch(() => null)) ? 0 : 1);
+      if (body)
+        for await (const chunk of body) {
+          await hold.grow(chunk.length);
+          await writeAll(tmp, chunk);
+        }
       await tmp.fh.sync();
-      return await this.commitTemp(tmp, vpath, opts.exclusive ?? false);
+      return await this.commitTemp(tmp, vpath, opts.exclusive ?? false, hold);
     } catch (e) {
       await tmp.discard();
       throw fromFsError(e);
@@ -58,16 +72,32 @@ export class ScopeWrites extends ScopeListing {
    * `exclusive` only while the name is free (atomically). EXISTS when the folder moved or the name is taken; the
    * caller discards the temp on any error.
    */
-  async commitTemp(tmp: TempEntry, vpath: string, exclusive: boolean): Promise<Stats> {
+  async commitTemp(tmp: TempEntry, vpath: string, exclusive: boolean, held?: WriteHold): Promise<Stats> {
     const target = await this.destination(vpath);
     await this.stillBeside(tmp, target);
     const st = await lstat(target).catch(() => null);
     if (st?.isDirectory()) throw exists('a folder has that name');
     if (exclusive && st) throw exists();
+    // A finished temp (a resumable upload, a job's archive) is reserved in full before it lands, taking over what
+    // its upload reserved at creation (same id); the whole new size counts, as the old content is kept.
+    const hold = held ?? (await this.holdFor(tmp, target, (await tmp.fh.stat()).size, st ? 0 : 1));
     const put = () => wrapMoved(() => place(tmp.path, target, false, !exclusive));
     if (!(await (exclusive ? put() : this.overwriting(vpath, target, put)))) throw exists();
     tmp.committed();
+    await hold.settle();
     return wrapFs(() => stat(target));
+  }
+
+  /** Reserves for a temp headed to the real `target` (ids tie it to the temp); discarding the temp releases it. */
+  protected async holdFor(tmp: TempEntry, target: string, bytes: number, files: number): Promise<WriteHold> {
+    const hold = await reserveAt(target, bytes, files, { id: tempHoldId(tmp.path) });
+    if (hold !== NO_HOLD) tmp.onDiscard = () => hold.release();
+    return hold;
+  }
+
+  /** The reservation of a staged temp (stageFolder), for writers filling it: grow it before each entry lands. */
+  holdOf(tmp: TempEntry): WriteHold {
+    return stagedHolds.get(tmp) ?? NO_HOLD;
   }
 
   /**
@@ -113,6 +143,9 @@ export class ScopeWrites extends ScopeListing {
     await wrapFs(() => rmdir(this.lexical(vpath)));
   }
 }
+
+/** Reservations of staged temps (copies of trees, extractions), read by whoever fills them. */
+export const stagedHolds = new WeakMap<TempEntry, WriteHold>();
 
 async function writeAll(tmp: TempEntry, chunk: Uint8Array): Promise<void> {
   for (let off = 0; off < chunk.length; ) off += (await tmp.fh.write(chunk, off, chunk.length - off)).bytesWritten;

@@ -75,6 +75,8 @@ export function isProvenTemp(path: string): boolean {
  */
 export class TempEntry {
   private done = false;
+  /** Told when the entry is discarded unplaced (its quota reservation is released: write-gate.ts). */
+  onDiscard?: () => Promise<void>;
 
   private constructor(readonly fh: FileHandle, readonly path: string, readonly isDir: boolean) {}
 
@@ -127,6 +129,7 @@ export class TempEntry {
       const now = await this.where();
       if (now && TEMP_NAME.test(basename(now))) await (this.isDir ? rm(now, { recursive: true, force: true }) : unlink(now)).catch(() => {});
       this.done = true;
+      await this.onDiscard?.().catch(() => {});
     }
     await this.close();
   }

@@ -25,6 +25,7 @@ import type { UsersService } from './users/users.service';
 import type { NameIndex } from './index/name-index.service';
 import type { TokensService } from './tokens/tokens.service';
 import type { TokenAuth } from './tokens/token-auth';
+import type { QuotaService } from './quota/quota.service';
 import type { AccountSessions } from './tokens/account-sessions';
 import type { FactorsService } from './factors/factors.service';
 import type { DirectoryLogin } from './sso/directory-login';
@@ -55,6 +56,8 @@ export interface Services {
   index: NameIndex;
   /** Deletes into the trash; restore, delete forever, empty, purge (services/trash). */
   trash: TrashService;
+  /** Quotas: the one decision whether a write may land (services/quota; the files root's write gate). */
+  quota: QuotaService;
   /** The audit log's one home (record, list, purge). */
   audit: AuditService;
   /** Readiness checks (database, later the index), active-session count, database clock. */

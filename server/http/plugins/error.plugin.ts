@@ -18,6 +18,7 @@ export const STATUS: Record<ErrorCode, number> = {
   UNSUPPORTED: 501,
   UNAVAILABLE: 503,
   NO_SPACE: 507,
+  QUOTA: 507,
 };
 
 const STATUS_TEXT: Record<number, string> = {

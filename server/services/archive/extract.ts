@@ -83,6 +83,8 @@ export async function extractArchive(actor: Actor, archive: string, target: stri
       if (f.format === 'zip') consumed += e.packed;
       if (e.kind === 'dir') await tree.dir(parts);
       else {
+        // The entry's declared size and one more file are reserved against the quotas over the target first.
+        await actor.fs.holdOf(tmp).grow(e.size, 1);
         await tree.file(parts, e.body!, {
           mode: e.mode,
           mtime: e.mtime,

@@ -6,6 +6,7 @@ import type { TusService } from '../files/tus.service';
 import type { NameIndex } from '../index/name-index.service';
 import type { JobsService } from '../jobs/jobs.service';
 import type { TrashPurge } from '../trash/trash-purge';
+import type { QuotaService } from '../quota/quota.service';
 
 export interface BackgroundDeps {
   config: Pick<Config, 'root' | 'cacheDir'>;
@@ -15,6 +16,8 @@ export interface BackgroundDeps {
   purge: TrashPurge;
   jobs: JobsService;
   audit: AuditService;
+  /** Quotas: stale reservations swept at start, usage re-measured every five minutes (outside changes show). */
+  quota?: QuotaService;
 }
 
 /** What is running, for the lifecycle test: each must be zero (false) after stop(). */
@@ -58,6 +61,13 @@ export class Background {
     const auditPurge = () => void this.d.audit.purge().catch((e) => log.warn(`audit purge: ${(e as Error).message}`));
     auditPurge();
     this.every(3_600_000, auditPurge);
+    const quota = this.d.quota;
+    if (quota) {
+      await quota.sweep(await this.d.tus.registeredTemps()).catch((e) => log.warn(`quota sweep: ${(e as Error).message}`));
+      const reconcile = () => void quota.reconcile().catch((e) => log.warn(`quota reconcile: ${(e as Error).message}`));
+      reconcile();
+      this.every(300_000, reconcile);
+    }
   }
 
   /** Stops every task; safe to call more than once, and before start(). */

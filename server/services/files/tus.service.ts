@@ -2,6 +2,7 @@ import { AppError, exists, forbidden, invalid, notFound } from '../../core/error
 import type { UploadsStore } from '../../db/uploads.store';
 import { fromFsError } from '../../fs/fs-errors';
 import { probeTemp, removeTemp, tempSize, TempEntry } from '../../fs/temp-file';
+import { releaseTemp, reserveAt, tempHoldId } from '../../fs/write-gate';
 import type { Actor } from '../actor';
 import { commitWrite } from './commit-decision';
 import type { FilesService } from './files.service';
@@ -9,6 +10,8 @@ import type { FilesService } from './files.service';
 export const TUS_IDLE_MS = 10 * 60 * 1000;
 /** A new upload that has received nothing yet is live this long: a second creation of its path is a 409. */
 export const TUS_LIVE_MS = 60 * 1000;
+/** A resumable upload's quota reservation lives until the upload lands or goes (cancel, sweep, its user deleted). */
+const UPLOAD_HOLD_MS = 24 * 3_600_000;
 
 /**
  * Resumable uploads (tus 1.0: creation, HEAD offset, PATCH, termination). Bytes go to a temporary file next to
@@ -58,9 +61,13 @@ export class TusService {
     // leaves an unregistered, unlocked temp (swept) or a row whose temp is missing (expires), never a live leak.
     const temp = await actor.fs.createTemp(path);
     try {
+      // The declared length is reserved against every quota over the target before the first byte (so parallel
+      // uploads cannot overshoot together); the commit of the temp takes this reservation over (same id).
+      const hold = await reserveAt(temp.path, length, existing ? 0 : 1, { id: tempHoldId(temp.path), ttl: UPLOAD_HOLD_MS });
+      temp.onDiscard = () => hold.release();
       const row = { userId, path, tempPath: temp.path, length, override, expiresAt: now + this.idleMs };
       const claim = await this.store.claim(row, restartable ? Number.MAX_SAFE_INTEGER : now + this.idleMs - TUS_LIVE_MS);
-      if (claim.replaced && claim.replaced !== temp.path) await removeTemp(claim.replaced);
+      if (claim.replaced && claim.replaced !== temp.path) await dropTemp(claim.replaced);
       if (!claim.ok) throw exists('an upload to this path is in progress');
     } catch (e) {
       await temp.discard();
@@ -187,7 +194,7 @@ export class TusService {
     const row = await this.store.get(userId, path);
     if (!row) throw notFound();
     await this.store.delete(userId, path);
-    await removeTemp(row.tempPath);
+    await dropTemp(row.tempPath);
   }
 
   /** Abandons every upload of a user (who is being deleted): rows and temp files. Returns how many. */
@@ -195,7 +202,7 @@ export class TusService {
     const rows = await this.store.forUser(userId);
     for (const r of rows) {
       await this.store.delete(r.userId, r.path);
-      await removeTemp(r.tempPath);
+      await dropTemp(r.tempPath);
     }
     return rows.length;
   }
@@ -210,8 +217,14 @@ export class TusService {
     const rows = await this.store.expired(now);
     for (const r of rows) {
       await this.store.delete(r.userId, r.path);
-      await removeTemp(r.tempPath);
+      await dropTemp(r.tempPath);
     }
     return rows.length;
   }
+}
+
+/** Removes an upload's temp file and what it reserved against quotas. */
+async function dropTemp(tempPath: string): Promise<void> {
+  await removeTemp(tempPath);
+  await releaseTemp(tempPath);
 }

@@ -6,6 +6,7 @@ import type { SharesStore } from '../../db/shares.store';
 import type { TrashRow, TrashStore } from '../../db/trash.store';
 import type { UsersStore } from '../../db/users.store';
 import type { FsObserver } from '../../fs/scoped-fs';
+import { reserveMoveAt } from '../../fs/write-gate';
 import { claimFromTrash, keepInTrash, moveIntoTrash, removeTrashed, trashBaseFor, trashedStat, treeSize, walkRelative } from '../../fs/trash-fs';
 import { baseName, parentOf } from '../../fs/virtual-path';
 import { actorFor, type Actor } from '../actor';
@@ -198,10 +199,16 @@ export class TrashService implements DeleteSequence {
     const to = await by.fs.destination(target);
     if (!(await this.d.store.delete(row.id))) throw notFound('the item is no longer in the trash');
     let placed = false;
+    // Back under the quotas over its folder; the owner's already counted it (their trash), so only others gain it.
+    const hold = await reserveMoveAt(row.trashReal, to, { counted: row.ownerId }).catch(async (e) => {
+      await this.d.store.insert(row);
+      throw e;
+    });
     try {
       placed = await claimFromTrash(row.trashReal, to);
     } finally {
       if (!placed) await this.d.store.insert(row); // the claim failed: the item stays in the trash
+      await (placed ? hold.settle() : hold.release());
     }
     if (!placed) throw exists(`${target} exists`);
     await this.d.shares.moveTarget(row.trashReal, to);

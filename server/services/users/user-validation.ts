@@ -3,6 +3,7 @@ import { invalid } from '../../core/errors';
 import { hasUnsafeChars } from '../../core/terminal-safe';
 import { normaliseRules } from '../rules/rules';
 import { normaliseTrashOverride } from '../trash/trash-settings';
+import { normaliseQuota } from '../quota/quota-format';
 import { LOCALES, localeInfo } from '../../contract/locales';
 
 type Obj = Record<string, unknown>;
@@ -118,6 +119,9 @@ export function normaliseUserFields(data: Obj, where = 'user', opts: { allowDotS
         break;
       case 'trash':
         out.trash = normaliseTrashOverride(v, name);
+        break;
+      case 'quota':
+        out.quota = normaliseQuota(v, name);
         break;
     }
   }

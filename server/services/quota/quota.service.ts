@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import type { QuotaUsage } from '../../contract/versions';
+import type { StoredUser } from '../../contract/user';
+import { AppError } from '../../core/errors';
+import type { Logger } from '../../core/log';
+import type { QuotaStore, UsageRow } from '../../db/quota.store';
+import type { UsersStore } from '../../db/users.store';
+import { entryUsage, treeUsage } from '../../fs/tree-usage';
+import { NO_HOLD, type WriteGate, type WriteHold } from '../../fs/write-gate';
+import { QuotaAccounts, scopeRealOf, type QuotaAccount } from './quota-accounts';
+import { humanBytes } from './quota-format';
+import { QuotaHold } from './quota-hold';
+
+/** A reservation of a write in flight lives this long unless the write goes on (QuotaHold extends it). */
+export const HOLD_MS = 5 * 60_000;
+/** A refusal re-measures the scope first when its measure is older than this (a delete may have made room). */
+const REMEASURE_MS = 2_000;
+
+export interface QuotaDeps {
+  store: QuotaStore;
+  users: UsersStore;
+  /** The files root (its real path is the quotas' frame). */
+  root: string;
+  log: Logger;
+  /**
+   * Bytes of the versions kept of files under a root-relative prefix ('' = the whole root) plus those in a user's
+   * trash (services/versions). Absent: versions count as nothing.
+   */
+  versionsBytes?: (prefix: string, userId: number) => Promise<number>;
+  /** Bytes and files under a real folder from the name index when it can answer (null: measured on disk). */
+  indexUsage?: (real: string) => Promise<{ bytes: number; files: number } | null>;
+}
+
+/**
+ * Quotas (decision 0049): the one home of the decision whether a write may land. `reserve` before it (the bytes
+ * and files it declares, against every quota whose scope holds the destination), `settle` or `release` after it
+ * (WriteHold). Reservations are rows (quota_reservations) taken in a transaction under each quota's lock, so
+ * parallel writes, in one process or several on PostgreSQL, never end above a quota together. The file layer reaches
+ * this through the write gate of the files root (server/fs/write-gate.ts), so no write path can get around it.
+ */
+export class QuotaService implements WriteGate {
+  readonly instance = randomUUID();
+  readonly accounts: QuotaAccounts;
+  readonly realRoot: string;
+
+  constructor(readonly d: QuotaDeps) {
+    this.realRoot = scopeRealOf(d.root, { scope: '/' });
+    this.accounts = new QuotaAccounts(d.root, async () => ({ mark: await d.store.usersMark(), users: () => d.users.all() }));
+  }
+
+  /**
+   * Reserves `amount` (or what `measure` finds, asked only when some quota applies) at the real location `dest`.
+   * `id` names the reservation (a temp file's path: its resumable upload and its commit share one); `from` is the
+   * source of a move (quotas already holding it gain nothing). Throws QUOTA (507) naming the quota and its usage.
+   */
+  async reserve(dest: string, bytes: number, files: number, opts: { from?: string; counted?: number; id?: string; ttl?: number; measure?: () => Promise<{ bytes: number; files: number }> } = {}): Promise<WriteHold> {
+    const over = (await this.accounts.over(dest, opts.from)).filter((a) => a.userId !== opts.counted);
+    if (!over.length) return NO_HOLD;
+    const amount = opts.measure ? await opts.measure() : { bytes, files };
+    const hold = new QuotaHold(this, over, opts.id ?? `w:${randomUUID()}`, opts.ttl ?? HOLD_MS);
+    await hold.take(amount.bytes, amount.files);
+    return hold;
+  }
+
+  /** reserve() for a move of the real entry `from` to `dest`: its size is measured only when a quota gains it. */
+  reserveMove(from: string, dest: string, opts: { counted?: number } = {}): Promise<WriteHold> {
+    return this.reserve(dest, 0, 0, { from, counted: opts.counted, measure: async () => (await entryUsage(from)) ?? { bytes: 0, files: 0 } });
+  }
+
+  /**
+   * Sets reservation `id` to hold `total` bytes and files against each account, in one transaction under their
+   * locks; nothing changes when one of them would go over (QUOTA). Re-measures a stale scope once before refusing.
+   */
+  async hold(accounts: QuotaAccount[], id: string, total: { bytes: number; files: number }, ttl: number, retried = false): Promise<void> {
+    for (const a of accounts) if (!(await this.d.store.usage(a.userId))) await this.measure(a);
+    const now = Date.now();
+    const refused = await this.d.store.transaction(async (q) => {
+      for (const a of accounts) await q.lockUser(a.userId);
+      for (const a of accounts) {
+        const u = (await q.usage(a.userId))!;
+        const others = await q.reserved(a.userId, now, id);
+        const used = await this.stored(a, u, q);
+        const { bytes: qb, files: qf } = a.quota;
+        // Nothing new fits a full quota (a folder, an empty file); otherwise what the write adds must fit.
+        const over = (limit: number, have: number, adds: number) => limit > 0 && (adds > 0 ? have + adds > limit : have >= limit);
+        if (over(qb, used + others.bytes, total.bytes) || over(qf, u.files + others.files, total.files)) return { a, used: used + others.bytes, u };
+      }
+      for (const a of accounts) await q.hold({ id, userId: a.userId, bytes: total.bytes, files: total.files, instance: this.instance, expiresAt: now + ttl });
+      return null;
+    });
+    if (!refused) return;
+    if (!retried && now - refused.u.checkedAt > REMEASURE_MS) {
+      await this.measure(refused.a);
+      return this.hold(accounts, id, total, ttl, true);
+    }
+    throw overQuota(refused.a, refused.used, refused.u.files);
+  }
+
+  /** Bytes stored against an account: its scope's measure (plus settled writes), its trash and its versions. */
+  private async stored(a: QuotaAccount, u: UsageRow, q = this.d.store): Promise<number> {
+    return u.bytes + (await q.trashBytes(a.userId)) + (await this.versionsOf(a));
+  }
+
+  /** Versions of files under the account's scope and in its trash (0 until services/versions provides them). */
+  private versionsOf(a: Pick<QuotaAccount, 'scopeReal' | 'userId'>): Promise<number> {
+    const prefix = a.scopeReal === this.realRoot ? '' : a.scopeReal.slice(this.realRoot.length + 1);
+    return this.d.versionsBytes?.(prefix, a.userId) ?? Promise.resolve(0);
+  }
+
+  /** A write landed: what it held now counts as stored under each account's scope, and the reservation goes. */
+  async settle(accounts: QuotaAccount[], id: string, total: { bytes: number; files: number }): Promise<void> {
+    await this.d.store.transaction(async (q) => {
+      for (const a of accounts) await q.add(a.userId, total.bytes, total.files);
+      await q.drop(id);
+    });
+  }
+
+  /** Gives up reservation `id` (a write refused, failed or abandoned: a resumable upload cancelled or swept). */
+  async release(id: string): Promise<void> {
+    await this.d.store.drop(id);
+  }
+
+  /** Measures an account's scope now (the index when it can answer, else the disk) and stores it. */
+  async measure(a: Pick<QuotaAccount, 'scopeReal' | 'userId'>): Promise<void> {
+    const seen = (await this.d.store.usage(a.userId)) ?? { deltaBytes: 0, deltaFiles: 0 };
+    const got = (await this.d.indexUsage?.(a.scopeReal)) ?? (await treeUsage(a.scopeReal));
+    await this.d.store.measured(a.userId, got.bytes, got.files, { bytes: seen.deltaBytes, files: seen.deltaFiles }, Date.now());
+  }
+
+  /** What a user's scope holds against their quota (GET /api/account/usage, admin user lists). */
+  async usage(user: StoredUser): Promise<QuotaUsage> {
+    const a = { userId: user.id, scopeReal: scopeRealOf(this.d.root, user) };
+    let u = await this.d.store.usage(user.id);
+    if (!u) {
+      await this.measure(a);
+      u = (await this.d.store.usage(user.id))!;
+    }
+    const trashBytes = await this.d.store.trashBytes(user.id);
+    const versionsBytes = await this.versionsOf(a);
+    const quota = user.quota && (user.quota.bytes || user.quota.files) ? user.quota : null;
+    return { bytes: u.bytes + trashBytes + versionsBytes, files: u.files, trashBytes, versionsBytes, quota, checkedAt: u.checkedAt };
+  }
+
+  /** Re-measures every scope under a quota (the background reconcile; outside changes show here). */
+  async reconcile(): Promise<number> {
+    const all = await this.accounts.all();
+    for (const a of all) await this.measure(a).catch((e) => this.d.log.warn(`quota of ${a.username}: ${(e as Error).message}`));
+    return all.length;
+  }
+
+  /**
+   * At start: reservations that can no longer be in flight go. Expired ones everywhere; on SQLite (one server per
+   * database) also every one not kept by a registered resumable upload (`keep`: their temp paths), since whoever
+   * held them died with the last process. On PostgreSQL another instance may hold live ones: they expire.
+   */
+  async sweep(keep: Set<string>): Promise<number> {
+    let n = await this.d.store.expire(Date.now());
+    if (this.d.store.engine === 'sqlite')
+      for (const id of await this.d.store.ids()) if (!(id.startsWith('temp:') && keep.has(id.slice(5)))) n += (await this.d.store.drop(id), 1);
+    return n;
+  }
+}
+
+/** The refusal: 507, naming the quota and the usage ("quota of alice: 1.0 GB, 0.98 GB used"). */
+export function overQuota(a: QuotaAccount, usedBytes: number, usedFiles: number): AppError {
+  const parts = [];
+  if (a.quota.bytes) parts.push(`${humanBytes(a.quota.bytes)}, ${humanBytes(usedBytes)} used`);
+  if (a.quota.files) parts.push(`${a.quota.files} files, ${usedFiles} stored`);
+  return new AppError('QUOTA', `quota of ${a.username}: ${parts.join('; ')}`);
+}
