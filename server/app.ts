@@ -36,6 +36,10 @@ import { UsersService } from './services/users/users.service';
 import { SharesService } from './services/shares/shares.service';
 import { TrashStore } from './db/trash.store';
 import { TrashService } from './services/trash/trash.service';
+import { VersionsStore } from './db/versions.store';
+import { VersionsService } from './services/versions/versions.service';
+import { VersionUpkeep } from './services/versions/version-upkeep';
+import { versionTestPause } from './services/versions/version-test-pause';
 import { NameIndex } from './services/index/name-index.service';
 import { indexedHooks } from './services/index/index-hooks';
 import { JobsStore } from './db/jobs.store';
@@ -118,7 +122,11 @@ export async function createServices(
   const removeGate = installWriteGate(quota.realRoot, quota);
   const files = new FilesService({ hooks: indexedHooks(hooks, index), folderSizes: index, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums, audit });
   const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits, audit });
-  const trash = new TrashService({ store: new TrashStore(db), users: stores.users, shares: stores.shares, files, root: config.root, followExternalSymlinks: config.followExternalSymlinks, trashSettings: () => settings.get().trash, globalRules: () => settings.get().rules });
+  // File versions (services/versions): what an overwrite replaces is kept there by the delete sequence's keeper.
+  const versions = new VersionsService({ store: new VersionsStore(db), users: stores.users, files, root: config.root, settings: () => settings.get().versions, audit, log, afterLink: versionTestPause() });
+  files.followers.push(versions);
+  const versionUpkeep = new VersionUpkeep(versions, log);
+  const trash = new TrashService({ store: new TrashStore(db), users: stores.users, shares: stores.shares, files, root: config.root, followExternalSymlinks: config.followExternalSymlinks, trashSettings: () => settings.get().trash, globalRules: () => settings.get().rules, versions });
   // Background jobs act as their user as of now, read again before each item and about once a second (jobs/job-actor.ts).
   const actorOf = async (id: number, limits?: TokenLimits) => {
     const u = await stores.users.byId(id);
@@ -130,7 +138,7 @@ export async function createServices(
   // What a deleted user leaves goes with them (services/users/user-removal.ts).
   users.belongings = { endJobs: (id, why) => jobs.endOwner(id, why), dropUploads: (id) => tus.dropUser(id), removeTrash: (id) => trash.purge.removeOwner(id), handTrash: (from, to) => trash.purge.handOver(from, to) };
   // Every task besides answering requests (sweeps, index, purges, job recovery, audit retention): `serve` starts it.
-  const background = new Background({ config, log, tus, index, purge: trash.purge, jobs, audit, quota });
+  const background = new Background({ config, log, tus, index, purge: trash.purge, jobs, audit, quota, versions: versionUpkeep });
   const health = new HealthService(new HealthStore(db));
   const metrics = new MetricsRegistry();
   observeBackground({ health, metrics, index, jobs });
@@ -152,6 +160,8 @@ export async function createServices(
     runner,
     shares,
     trash,
+    versions,
+    versionUpkeep,
     health,
     // Per process (per test app): the HTTP layer registers request metrics; jobs and the index add theirs.
     metrics,

@@ -7,7 +7,7 @@ export const AUDIT_ACTIONS = [
   'user.create', 'user.update', 'user.permissions', 'user.delete', 'users.import',
   'settings.update', 'config.import',
   'share.create', 'share.update', 'share.used', 'share.delete',
-  'file.delete', 'command.run', 'sessions.end',
+  'file.delete', 'version.restore', 'version.delete', 'command.run', 'sessions.end',
   'token.create', 'token.delete', 'token.auth',
   'login.totp', 'login.recovery', 'login.passkey',
   'factors.totp.enable', 'factors.totp.disable', 'factors.recovery.regenerate', 'factors.passkey.add', 'factors.passkey.rename',

@@ -1,6 +1,6 @@
 /** Wire types shared by the server and the web app. Keep them free of imports (type-only ones of contract/ aside). */
 import type { TrashOverride } from './trash';
-import type { Quota, VersionOverride } from './versions';
+import type { Quota, QuotaUsage, VersionOverride } from './versions';
 
 export const PERMISSIONS = ['admin', 'execute', 'create', 'rename', 'modify', 'delete', 'share', 'download'] as const;
 export type PermName = (typeof PERMISSIONS)[number];
@@ -51,6 +51,11 @@ export interface User {
   quota?: Quota | null;
 }
 
+/** A user as admin lists (and a user reading themselves) show it: with what their scope holds (issue 35). */
+export interface UserWithUsage extends User {
+  usage?: QuotaUsage;
+}
+
 /** The user object carried in the login token payload and read by the client. */
 export type TokenUser = Omit<User, 'password' | 'scope' | 'rules'>;
 
@@ -59,7 +64,7 @@ export type UserDefaults = Omit<User, 'id' | 'username' | 'password' | 'rules'>;
 
 export const USER_FIELDS = [
   'username', 'password', 'scope', 'locale', 'lockPassword', 'viewMode', 'singleClick', 'redirectAfterCopyMove',
-  'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme', 'theme', 'trash', 'quota',
+  'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme', 'theme', 'trash', 'versions', 'quota',
 ] as const;
 export type UserField = (typeof USER_FIELDS)[number];
 

@@ -6,6 +6,46 @@ import type { Migration } from './migration';
  */
 export const STORAGE_MIGRATIONS: Migration[] = [
   {
+    version: 19,
+    name: 'versions: the old content of overwritten files; per-user versions override',
+    // `pending` rows are keeps in flight (row first, then the link, then the overwrite): a crash leaves them for the
+    // recovery at start (services/versions/version-upkeep.ts). `trash_id`: the trash item that took them along.
+    sql: `
+CREATE TABLE versions (
+  id TEXT PRIMARY KEY,
+  path TEXT NOT NULL,
+  version_real TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  modified INTEGER NOT NULL,
+  replaced_at INTEGER NOT NULL,
+  replaced_by INTEGER,
+  cause TEXT NOT NULL,
+  pending INTEGER NOT NULL DEFAULT 0,
+  trash_id TEXT
+);
+CREATE INDEX versions_path ON versions(path, replaced_at);
+CREATE INDEX versions_trash ON versions(trash_id);
+ALTER TABLE users ADD COLUMN versions TEXT NOT NULL DEFAULT '';
+`,
+    pg: `
+CREATE TABLE versions (
+  id TEXT PRIMARY KEY,
+  path TEXT NOT NULL,
+  version_real TEXT NOT NULL,
+  size BIGINT NOT NULL,
+  modified BIGINT NOT NULL,
+  replaced_at BIGINT NOT NULL,
+  replaced_by INTEGER,
+  cause TEXT NOT NULL,
+  pending INTEGER NOT NULL DEFAULT 0,
+  trash_id TEXT
+);
+CREATE INDEX versions_path ON versions(path, replaced_at);
+CREATE INDEX versions_trash ON versions(trash_id);
+ALTER TABLE users ADD COLUMN versions TEXT NOT NULL DEFAULT '';
+`,
+  },
+  {
     version: 20,
     name: 'quotas: a quota per user, the measured usage of each scope, and reservations of writes in flight',
     sql: `

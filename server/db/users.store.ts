@@ -21,6 +21,7 @@ interface Row {
   ace_editor_theme: string;
   theme: string;
   trash: string;
+  versions: string;
   quota: string;
   updated_at: number;
 }
@@ -45,6 +46,7 @@ function fromRow(r: Row): StoredUser {
     aceEditorTheme: r.ace_editor_theme,
     theme: r.theme as User['theme'],
     trash: r.trash ? JSON.parse(r.trash) : null,
+    versions: r.versions ? JSON.parse(r.versions) : null,
     quota: r.quota ? JSON.parse(r.quota) : null,
     updatedAt: Number(r.updated_at),
   };
@@ -69,6 +71,7 @@ function toParams(u: Omit<User, 'id'>, now: number) {
     ace_editor_theme: u.aceEditorTheme,
     theme: u.theme,
     trash: u.trash ? JSON.stringify(u.trash) : '',
+    versions: u.versions ? JSON.stringify(u.versions) : '',
     quota: u.quota ? JSON.stringify(u.quota) : '',
     updated_at: now,
   };
@@ -76,7 +79,7 @@ function toParams(u: Omit<User, 'id'>, now: number) {
 
 const COLUMNS = [
   'username', 'password', 'scope', 'locale', 'lock_password', 'view_mode', 'single_click', 'redirect_after_copy_move',
-  'perm', 'commands', 'sorting', 'rules', 'hide_dotfiles', 'date_format', 'ace_editor_theme', 'theme', 'trash', 'quota', 'updated_at',
+  'perm', 'commands', 'sorting', 'rules', 'hide_dotfiles', 'date_format', 'ace_editor_theme', 'theme', 'trash', 'versions', 'quota', 'updated_at',
 ] as const;
 const values = (p: ReturnType<typeof toParams>) => COLUMNS.map((c) => p[c]);
 

@@ -1,5 +1,5 @@
 import type { Dirent, Stats } from 'node:fs';
-import { link, lstat, mkdir, opendir, rm, stat } from 'node:fs/promises';
+import { link, lstat, mkdir, opendir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 import { AppError, exists } from '../core/errors';
 import { fromFsError } from './fs-errors';
@@ -12,13 +12,21 @@ import { NO_HARDLINKS, renameNoReplace } from './place';
  */
 export const TRASH_DIR = '.filedeck-trash';
 
-/** True when a real location is the trash folder or lies inside one. */
+/**
+ * The versions folder's name (server/fs/versions-fs.ts): beside each trash folder, holding the old content of
+ * overwritten files. Unreachable exactly like the trash: every check below covers both.
+ */
+export const VERSIONS_DIR = '.filedeck-versions';
+
+const AREAS = [TRASH_DIR, VERSIONS_DIR];
+
+/** True when a real location is the trash or versions folder or lies inside one (no scope ever reaches them). */
 export function inTrash(real: string): boolean {
-  return real.includes(`${sep}${TRASH_DIR}${sep}`) || real.endsWith(`${sep}${TRASH_DIR}`);
+  return AREAS.some((a) => real.includes(`${sep}${a}${sep}`) || real.endsWith(`${sep}${a}`));
 }
 
-/** The one name listings and walks skip (besides temps). */
-export const isTrashName = (name: string) => name === TRASH_DIR;
+/** The names listings and walks skip (besides temps): the trash and the versions folders. */
+export const isTrashName = (name: string) => name === TRASH_DIR || name === VERSIONS_DIR;
 
 /**
  * Where an item's trash lives: `<root>/.filedeck-trash` when the item is on the root's filesystem, otherwise the
@@ -37,7 +45,7 @@ export async function trashBaseFor(root: string, entryReal: string): Promise<str
 }
 
 /** A folder of ours: made if missing (private), refused when something else (a link, a file) holds the name. */
-async function ownFolder(path: string): Promise<void> {
+export async function ownFolder(path: string): Promise<void> {
   await mkdir(path, { mode: 0o700 }).catch((e) => ((e as NodeJS.ErrnoException).code === 'EEXIST' ? undefined : Promise.reject(e)));
   const st = await lstat(path);
   if (!st.isDirectory() || st.isSymbolicLink()) throw new AppError('INTERNAL', `${path} is not a folder of the trash`);
@@ -109,6 +117,12 @@ export async function claimFromTrash(trashReal: string, to: string): Promise<boo
   }
   await rm(dirname(trashReal), { recursive: true, force: true }).catch(() => {});
   return true;
+}
+
+/** Puts a trashed file over the file at `to` (a restore that replaces; the caller kept the old one first). */
+export async function replaceFromTrash(trashReal: string, to: string): Promise<void> {
+  await rename(trashReal, to).catch((e) => Promise.reject(fromFsError(e)));
+  await rm(dirname(trashReal), { recursive: true, force: true }).catch(() => {});
 }
 
 /** Deletes a trashed entry for good, with its slot. Links inside are removed as links, never followed. */

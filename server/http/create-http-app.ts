@@ -22,6 +22,7 @@ import { healthRoutes } from './routes/health.routes';
 import { openapiPlugin } from './openapi/openapi.plugin';
 import { requestObserver } from './observe/request-observer';
 import { trashRoutes } from './routes/trash.routes';
+import { versionsRoutes } from './routes/versions.routes';
 import { auditRoutes } from './routes/audit.routes';
 import { jobsRoutes } from './routes/jobs.routes';
 import { factorsRoutes } from './routes/factors.routes';
@@ -51,6 +52,7 @@ export async function createHttpApp(s: Services) {
     .use(commandRoutes(s, auth))
     .use(subtitleRoutes(s, auth))
     .use(trashRoutes(s, auth))
+    .use(versionsRoutes(s, auth))
     .use(auditRoutes(s, auth))
     .use(jobsRoutes(s, auth))
     .use(factorsRoutes(s, auth, ip))

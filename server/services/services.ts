@@ -21,11 +21,13 @@ import type { Runner } from './runner/runner.service';
 import type { SettingsService } from './settings/settings.service';
 import type { SharesService } from './shares/shares.service';
 import type { TrashService } from './trash/trash.service';
+import type { VersionsService } from './versions/versions.service';
+import type { VersionUpkeep } from './versions/version-upkeep';
 import type { UsersService } from './users/users.service';
 import type { NameIndex } from './index/name-index.service';
+import type { QuotaService } from './quota/quota.service';
 import type { TokensService } from './tokens/tokens.service';
 import type { TokenAuth } from './tokens/token-auth';
-import type { QuotaService } from './quota/quota.service';
 import type { AccountSessions } from './tokens/account-sessions';
 import type { FactorsService } from './factors/factors.service';
 import type { DirectoryLogin } from './sso/directory-login';
@@ -54,10 +56,14 @@ export interface Services {
   shares: SharesService;
   /** The per-instance name index: search and folder sizes (services/index); `serve` starts it. */
   index: NameIndex;
-  /** Deletes into the trash; restore, delete forever, empty, purge (services/trash). */
-  trash: TrashService;
   /** Quotas: the one decision whether a write may land (services/quota; the files root's write gate). */
   quota: QuotaService;
+  /** Deletes into the trash; restore, delete forever, empty, purge (services/trash). */
+  trash: TrashService;
+  /** Versions of overwritten files: list, download, restore, delete (services/versions). */
+  versions: VersionsService;
+  /** Their crash recovery and retention (Background runs it; `filedeck versions prune`). */
+  versionUpkeep: VersionUpkeep;
   /** The audit log's one home (record, list, purge). */
   audit: AuditService;
   /** Readiness checks (database, later the index), active-session count, database clock. */

@@ -6,6 +6,7 @@ import type { TusService } from '../files/tus.service';
 import type { NameIndex } from '../index/name-index.service';
 import type { JobsService } from '../jobs/jobs.service';
 import type { TrashPurge } from '../trash/trash-purge';
+import type { VersionUpkeep } from '../versions/version-upkeep';
 import type { QuotaService } from '../quota/quota.service';
 
 export interface BackgroundDeps {
@@ -16,6 +17,8 @@ export interface BackgroundDeps {
   purge: TrashPurge;
   jobs: JobsService;
   audit: AuditService;
+  /** File versions: half-done keeps resolved at start and each minute, retention at start and hourly. */
+  versions?: VersionUpkeep;
   /** Quotas: stale reservations swept at start, usage re-measured every five minutes (outside changes show). */
   quota?: QuotaService;
 }
@@ -56,6 +59,11 @@ export class Background {
     this.sweep.start(600_000);
     this.d.index.start();
     await this.d.purge.start(this.d.config.root, log, 3_600_000);
+    if (this.d.versions) {
+      const versions = this.d.versions;
+      await versions.start();
+      this.every(60_000, () => void versions.tick());
+    }
     await this.d.jobs.recover();
     this.d.jobs.startTimers();
     const auditPurge = () => void this.d.audit.purge().catch((e) => log.warn(`audit purge: ${(e as Error).message}`));

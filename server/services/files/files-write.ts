@@ -49,7 +49,7 @@ export async function save(svc: FilesService, actor: Actor, path: string, isDir:
   if (stats.isDirectory()) throw new AppError('METHOD_NOT_ALLOWED', 'folders cannot be saved');
   const ctx = { actor, path };
   await svc.deps.hooks.before('save', ctx);
-  const st = await svc.keeping(actor).writeFile(path, body, { mode: stats.mode & 0o777 });
+  const st = await svc.keeping(actor, 'save').writeFile(path, body, { mode: stats.mode & 0o777 });
   await svc.replaced(real, st);
   await svc.deps.hooks.after('save', ctx);
   return st;
@@ -120,7 +120,7 @@ export async function copyOrMove(svc: FilesService, actor: Actor, action: string
   // any other: the one delete sequence (into the trash, hooks, audit, links). Files overwritten on the way (file
   // over file, a merge's colliding files) are kept by the same sequence (`keeping`).
   if (kindChange) await svc.deletes.dispose(actor, target, { detail: { replacedBy: action } });
-  const fs = svc.keeping(actor);
+  const fs = svc.keeping(actor, action === 'copy' ? 'copy' : 'move');
   let landed: string;
   if (action === 'copy') {
     landed = await fs.copy(src, target, placing);

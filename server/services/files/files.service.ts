@@ -1,5 +1,6 @@
 import type { Stats } from 'node:fs';
 import type { Resource } from '../../contract/resource';
+import type { VersionCause } from '../../contract/versions';
 import { identityOf } from '../../fs/file-identity';
 import { invalid } from '../../core/errors';
 import type { SharesStore } from '../../db/shares.store';
@@ -47,13 +48,24 @@ export interface FolderSizes {
 export interface DeleteSequence {
   /** Deletes `path` (already authorised as a delete): into the actor's trash when on (or `trash`), else for good. */
   dispose(actor: Actor, path: string, opts?: { permanent?: boolean; trash?: boolean; detail?: Record<string, unknown> }): Promise<unknown>;
-  /** What keeps a file an actor's write is about to overwrite (ScopedFs's FsObserver.replacing). */
-  keeper(actor: Actor): NonNullable<FsObserver['replacing']>;
+  /**
+   * What keeps a file an actor's write is about to overwrite (ScopedFs's FsObserver.replacing): a version (`cause`
+   * says what replaced it; `kept` hears the version's id) or, with versions off, the trash.
+   */
+  keeper(actor: Actor, cause?: VersionCause, kept?: (versionId: string) => void): NonNullable<FsObserver['replacing']>;
+}
+
+/** Told when files move or go for good, after the bookkeeping of links and previews (versions follow their file). */
+export interface FileFollower {
+  moved(from: string, to: string): Promise<void>;
+  removed(entry: string): Promise<void>;
 }
 
 /** Reading files and folders inside the actor's scope, under its rules. Writes live in files-write.ts. */
 export class FilesService {
   private sequence: DeleteSequence | null = null;
+  /** Registered by the composition root (services/versions). */
+  readonly followers: FileFollower[] = [];
 
   constructor(readonly deps: FilesDeps) {}
 
@@ -71,10 +83,10 @@ export class FilesService {
   /**
    * The actor's scope for a write that may overwrite files: whatever it replaces is kept by the delete sequence
    * (the trash, hooks, audit) right before the overwrite. Every overwrite goes through this (upload, save, tus,
-   * copy, move, jobs).
+   * copy, move, jobs). `cause` names the write for the version it keeps; `kept` hears that version's id.
    */
-  keeping(actor: Actor): ScopedFs {
-    return this.sequence ? actor.fs.observed({ replacing: this.sequence.keeper(actor) }) : actor.fs;
+  keeping(actor: Actor, cause: VersionCause = 'upload', kept?: (versionId: string) => void): ScopedFs {
+    return this.sequence ? actor.fs.observed({ replacing: this.sequence.keeper(actor, cause, kept) }) : actor.fs;
   }
 
   /** Something at `real` now holds new bytes (save, override): its cached previews go, links to it follow the new file. */
@@ -87,12 +99,14 @@ export class FilesService {
   async removed(entry: string, real = entry): Promise<void> {
     await this.deps.evictPreviews(real);
     await this.deps.shares.deleteUnderTarget(entry);
+    for (const f of this.followers) await f.removed(entry);
   }
 
   /** `from` now lives at `to` (real locations): links to it and beneath it follow, whoever made them. */
   async moved(from: string, to: string, real = from): Promise<void> {
     await this.deps.evictPreviews(real);
     await this.deps.shares.moveTarget(from, to);
+    for (const f of this.followers) await f.moved(from, to);
   }
 
   /** Throws 403 unless the policy allows this kind of access to the path (file-policy.ts decides). */

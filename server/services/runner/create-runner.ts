@@ -1,5 +1,5 @@
 import { isAbsolute, join } from 'node:path';
-import { TRASH_DIR } from '../../fs/trash-fs';
+import { TRASH_DIR, VERSIONS_DIR } from '../../fs/trash-fs';
 import { statePaths, type Config } from '../../core/config';
 import type { Logger } from '../../core/log';
 import type { SettingsService } from '../settings/settings.service';
@@ -9,12 +9,12 @@ import { detectExecMode } from './sandbox';
 
 /**
  * Server files a command must never see, even when an admin placed them inside a user's scope: the SQLite
- * database with its journal files, the config file, the preview cache and the trash (ensured at start, so it
- * exists to be masked).
+ * database with its journal files, the config file, the preview cache, the trash and the versions (ensured at
+ * start, so they exist to be masked).
  */
 function hiddenPaths(config: Readonly<Config> & { configFile?: string | null }): string[] {
   // The state files as config.ts names them (the one list: fs/state-paths.ts hides the same from every scope).
-  return [...statePaths(config), join(config.root, TRASH_DIR)].filter((p) => p && isAbsolute(p));
+  return [...statePaths(config), join(config.root, TRASH_DIR), join(config.root, VERSIONS_DIR)].filter((p) => p && isAbsolute(p));
 }
 
 /** Builds the runner after deciding, once, how commands run here (bubblewrap, unsafe, or off). */

@@ -4,6 +4,7 @@ import { invalid } from '../../core/errors';
 import { normaliseExtractionLimits } from '../archive/extract-policy';
 import { normaliseRules } from '../rules/rules';
 import { normaliseTrash } from '../trash/trash-settings';
+import { normaliseVersions } from '../versions/version-settings';
 import { normaliseUserFields } from '../users/user-validation';
 import { defaultSettings } from './settings-defaults';
 import { normaliseAccountField } from '../sso/sso-settings';
@@ -129,6 +130,9 @@ export function mergeSettings(current: Settings, patch: unknown, allowed: readon
         break;
       case 'trash':
         next.trash = { ...next.trash, ...normaliseTrash(v, 'trash') };
+        break;
+      case 'versions':
+        next.versions = { ...next.versions, ...normaliseVersions(v, 'versions') };
         break;
       case 'defaults': {
         if (!isObj(v)) throw invalid('defaults must be an object');

@@ -77,6 +77,7 @@ export class SettingsService {
     s.defaults = { ...d.defaults, ...(stored.defaults as object | undefined) };
     s.defaults.perm = { ...d.defaults.perm, ...s.defaults.perm };
     s.trash = { ...d.trash, ...(stored.trash as object | undefined) };
+    s.versions = { ...d.versions, ...(stored.versions as object | undefined) };
     s.extraction = { ...d.extraction, ...(stored.extraction as object | undefined) };
     return s;
   }

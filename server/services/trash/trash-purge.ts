@@ -63,11 +63,15 @@ export class TrashPurge {
     return this.timer !== null;
   }
 
+  /** Told after an item went for good (the versions it took along go too: services/versions). */
+  onRemoved: ((id: string) => Promise<void>) | null = null;
+
   /** Deletes an item's files and links, if this caller wins its row. */
   async removeRow(r: TrashRow): Promise<boolean> {
     if (!(await this.store.delete(r.id))) return false;
     await removeTrashed(r.trashReal);
     await this.shares.deleteUnderTarget(r.trashReal);
+    await this.onRemoved?.(r.id);
     return true;
   }
 

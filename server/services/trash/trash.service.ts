@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RestoreConflict, TrashItem, TrashSettings } from '../../contract/trash';
+import type { VersionCause } from '../../contract/versions';
 import type { Rule } from '../../contract/user';
 import { exists, forbidden, invalid, notFound } from '../../core/errors';
 import type { SharesStore } from '../../db/shares.store';
@@ -7,14 +8,15 @@ import type { TrashRow, TrashStore } from '../../db/trash.store';
 import type { UsersStore } from '../../db/users.store';
 import type { FsObserver } from '../../fs/scoped-fs';
 import { reserveMoveAt } from '../../fs/write-gate';
-import { claimFromTrash, keepInTrash, moveIntoTrash, removeTrashed, trashBaseFor, trashedStat, treeSize, walkRelative } from '../../fs/trash-fs';
+import { claimFromTrash, keepInTrash, moveIntoTrash, removeTrashed, replaceFromTrash, trashBaseFor, trashedStat, treeSize, walkRelative } from '../../fs/trash-fs';
 import { baseName, parentOf } from '../../fs/virtual-path';
 import { actorFor, type Actor } from '../actor';
 import type { DeleteSequence, FilesService } from '../files/files.service';
-import { freeName } from '../files/files-write';
+import { freeName, replaceEffects } from '../files/files-write';
 import { authorize, authorizePath, inReach } from '../policy/file-policy';
 import { effectiveTrash } from './trash-settings';
 import { TrashPurge } from './trash-purge';
+import type { VersionsService } from '../versions/versions.service';
 
 export interface TrashDeps {
   store: TrashStore;
@@ -26,6 +28,8 @@ export interface TrashDeps {
   trashSettings: () => TrashSettings;
   globalRules: () => Rule[];
   now?: () => number;
+  /** File versions: an overwritten file is kept there instead of the trash when they are on (services/versions). */
+  versions?: VersionsService;
 }
 
 /**
@@ -39,6 +43,8 @@ export class TrashService implements DeleteSequence {
 
   constructor(private readonly d: TrashDeps) {
     this.purge = new TrashPurge(d.store, d.users, d.shares, d.trashSettings, d.now);
+    // An item deleted for good takes along the versions it carried.
+    if (d.versions) this.purge.onRemoved = (id) => d.versions!.trashGone(id);
     d.files.useDeleteSequence(this);
   }
 
@@ -94,6 +100,7 @@ export class TrashService implements DeleteSequence {
         await this.d.store.insert(row);
         // Links follow the item into the trash (404 there: no scope reaches it) and come back on restore.
         await this.d.shares.moveTarget(entry, trashReal);
+        await this.d.versions?.trashed(entry, id); // versions go with their file (and come back with it)
       } catch (e) {
         // No row, no trash item: put it back where it was rather than leave an orphan in the trash.
         await this.d.store.delete(id).catch(() => {});
@@ -113,19 +120,23 @@ export class TrashService implements DeleteSequence {
 
   /**
    * The delete sequence for a file an actor's write is about to overwrite (upload or save over it, a copy or move
-   * landing on it, a tus upload or job completing there): before-hooks, then the file kept in the actor's trash
-   * when it is on for them (a hard link: the overwrite stays atomic and the trash holds the very bytes replaced),
-   * with its row. Once the overwrite happened: the audit entry, after-hooks, the size cap; if it failed, the kept
-   * copy and its row go again. Links stay on the path (the caller moves them to the new bytes: FilesService.replaced).
+   * landing on it, a tus upload or job completing there, a restore over it): before-hooks, then the file kept as a
+   * version when versions are on for the actor (services/versions: a hard link into the versions folder, a pending
+   * row), else in the actor's trash when it is on for them (a hard link too), with its row. Either way the overwrite
+   * stays atomic and the keep holds the very bytes replaced. Once the overwrite happened: the version settled, the
+   * audit entry, after-hooks, the trash's size cap; if it failed, the keep and its row go again. Links stay on the
+   * path (the caller moves them to the new bytes: FilesService.replaced).
    */
-  keeper(actor: Actor): NonNullable<FsObserver['replacing']> {
+  keeper(actor: Actor, cause: VersionCause = 'upload', onVersion?: (versionId: string) => void): NonNullable<FsObserver['replacing']> {
     return async (path, real) => {
       const user = actor.user;
       const ctx = { actor, path };
       const hooks = this.d.files.deps.hooks;
       await hooks.before('delete', ctx);
+      const version = this.d.versions ? await this.d.versions.keep(actor, real, cause) : null;
+      if (version) onVersion?.(version.id);
       let kept: { row: TrashRow; moved: boolean } | null = null;
-      if (user && this.settingsFor(actor).enabled) {
+      if (!version && user && this.settingsFor(actor).enabled) {
         const id = randomUUID();
         const { trashReal, moved } = await keepInTrash(await trashBaseFor(this.d.root, real), user.id, id, real);
         try {
@@ -138,10 +149,14 @@ export class TrashService implements DeleteSequence {
       }
       return async (done) => {
         if (!done) {
+          await version?.done(false);
           if (kept) await this.unkeep({ id: kept.row.id, trashReal: kept.row.trashReal, moved: kept.moved }, real, true);
           return;
         }
-        await this.d.files.deps.audit?.record(actor, 'file.delete', path, { scope: user?.scope ?? '', ...(kept ? { trash: kept.row.id } : {}), replaced: true });
+        // The seam for quotas: a kept version's bytes (version.size) stay on the disk, counted with the file's scope.
+        await version?.done(true);
+        const what = version ? { version: version.id } : kept ? { trash: kept.row.id } : {};
+        await this.d.files.deps.audit?.record(actor, 'file.delete', path, { scope: user?.scope ?? '', ...what, replaced: true, cause });
         await hooks.after('delete', ctx);
         if (kept && user) await this.purge.enforceCap(user.id, kept.row.id);
       };
@@ -190,11 +205,14 @@ export class TrashService implements DeleteSequence {
     const decide = (to: string) => authorize(by, [{ access: 'create', path: to, incoming: row.isDir ? incoming : undefined }]);
     await decide(dst);
     let target = dst;
+    let over = false;
     if (await by.fs.exists(dst)) {
       if (conflict === 'fail') throw exists(`${dst} exists`);
       if (conflict === 'rename') await decide((target = await freeName(by, dst)));
+      else if (await this.overwritesFile(by, row, dst)) over = true;
       else await this.trash(by, dst);
     }
+    if (over) return this.restoreOver(by, row, dst);
     await by.fs.mkdirp(parentOf(target));
     const to = await by.fs.destination(target);
     if (!(await this.d.store.delete(row.id))) throw notFound('the item is no longer in the trash');
@@ -212,7 +230,37 @@ export class TrashService implements DeleteSequence {
     }
     if (!placed) throw exists(`${target} exists`);
     await this.d.shares.moveTarget(row.trashReal, to);
+    await this.d.versions?.untrashed(row.id, row.originalReal, to);
     return target;
+  }
+
+  /** A file restored over a file while versions are on: an overwrite like any other (the old file becomes a version). */
+  private async overwritesFile(by: Actor, row: TrashRow, dst: string): Promise<boolean> {
+    if (row.isDir || !this.d.versions?.settingsFor(by).enabled) return false;
+    return (await by.fs.stat(dst)).stats.isFile();
+  }
+
+  /** Puts a trashed file over the file at `dst` through the keeper (decided as any overwrite: replaceEffects). */
+  private async restoreOver(by: Actor, row: TrashRow, dst: string): Promise<string> {
+    await authorize(by, replaceEffects(dst, false, false));
+    const to = await by.fs.destination(dst);
+    if (!(await this.d.store.delete(row.id))) throw notFound('the item is no longer in the trash');
+    let placed = false;
+    try {
+      const finish = await this.keeper(by, 'restore')(dst, to);
+      try {
+        await replaceFromTrash(row.trashReal, to);
+        placed = true;
+      } finally {
+        await finish(placed);
+      }
+    } finally {
+      if (!placed) await this.d.store.insert(row);
+    }
+    await this.d.files.replaced(to, (await by.fs.stat(dst)).stats);
+    await this.d.shares.moveTarget(row.trashReal, to);
+    await this.d.versions?.untrashed(row.id, row.originalReal, to);
+    return dst;
   }
 
   /** Deletes one item for good (needs delete). */

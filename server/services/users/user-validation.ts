@@ -3,6 +3,7 @@ import { invalid } from '../../core/errors';
 import { hasUnsafeChars } from '../../core/terminal-safe';
 import { normaliseRules } from '../rules/rules';
 import { normaliseTrashOverride } from '../trash/trash-settings';
+import { normaliseVersionsOverride } from '../versions/version-settings';
 import { normaliseQuota } from '../quota/quota-format';
 import { LOCALES, localeInfo } from '../../contract/locales';
 
@@ -119,6 +120,9 @@ export function normaliseUserFields(data: Obj, where = 'user', opts: { allowDotS
         break;
       case 'trash':
         out.trash = normaliseTrashOverride(v, name);
+        break;
+      case 'versions':
+        out.versions = normaliseVersionsOverride(v, name);
         break;
       case 'quota':
         out.quota = normaliseQuota(v, name);

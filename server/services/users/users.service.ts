@@ -1,4 +1,5 @@
-import { USER_FIELDS, type User, type UserField } from '../../contract/user';
+import { USER_FIELDS, type User, type UserField, type UserWithUsage } from '../../contract/user';
+import type { QuotaUsage } from '../../contract/versions';
 import { AppError, exists, forbidden, invalid, notFound } from '../../core/errors';
 import type { SessionsStore } from '../../db/sessions.store';
 import type { StoredUser } from '../../contract/user';
@@ -16,7 +17,7 @@ import { removeBelongings, type Belongings, type TrashFate } from './user-remova
 
 /** Fields whose change needs the caller's current password (json auth), and that non-admins may not touch. */
 const SENSITIVE: UserField[] = ['username', 'password', 'scope', 'lockPassword', 'commands', 'perm', 'rules'];
-const ADMIN_ONLY: UserField[] = ['username', 'scope', 'lockPassword', 'perm', 'commands', 'rules', 'trash', 'quota'];
+const ADMIN_ONLY: UserField[] = ['username', 'scope', 'lockPassword', 'perm', 'commands', 'rules', 'trash', 'versions', 'quota'];
 /** Changes that end the user's other sessions at once. */
 const REVOKING: UserField[] = ['username', 'password', 'scope', 'perm', 'rules', 'commands'];
 
@@ -52,16 +53,26 @@ export class UsersService {
 
   constructor(private readonly d: UsersDeps) {}
 
-  async list(): Promise<User[]> {
-    return (await this.d.users.all()).map(publicUser);
+  async list(): Promise<UserWithUsage[]> {
+    return Promise.all((await this.d.users.all()).map((u) => this.withUsage(u)));
+  }
+
+  /** Set by the composition root: what a user's scope holds against their quota (services/quota). */
+  usageOf: ((u: StoredUser) => Promise<QuotaUsage>) | null = null;
+
+  /** The public user with its read-only `usage` (admin lists and a user reading themselves). */
+  private async withUsage(u: StoredUser): Promise<UserWithUsage> {
+    const out: UserWithUsage = publicUser(u);
+    if (this.usageOf) out.usage = await this.usageOf(u);
+    return out;
   }
 
   /** A user by id; non-admins reading themselves get a blank scope, as in the reference. */
-  async get(actor: Actor, id: number): Promise<User> {
+  async get(actor: Actor, id: number): Promise<UserWithUsage> {
     if (actor.user && !actor.can('admin') && actor.user.id !== id) throw forbidden();
     const u = await this.d.users.byId(id);
     if (!u) throw notFound();
-    const out = publicUser(u);
+    const out = await this.withUsage(u);
     if (actor.user && !actor.can('admin')) out.scope = '';
     return out;
   }
@@ -249,8 +260,12 @@ export class UsersService {
    * through the same update as an admin's edit: a change ends the user's sessions as any permission change does,
    * and is audited as made by `by` (the directory login). Nothing changed: no session ended, nothing audited.
    */
-  async applyManaged(id: number, fields: { perm: User['perm']; scope: string; rules: User['rules'] }, by: AuditWho): Promise<User> {
-    return this.update(systemActor, id, ['perm', 'scope', 'rules'], fields, { by });
+  async applyManaged(id: number, fields: { perm: User['perm']; scope: string; rules: User['rules']; quota?: number }, by: AuditWho): Promise<User> {
+    // A group's quota (bytes; the largest of the user's groups) replaces the user's; without one (0) the quota an
+    // admin set stays, so a directory without group quotas never clears it.
+    const { quota, ...rest } = fields;
+    if (!quota) return this.update(systemActor, id, ['perm', 'scope', 'rules'], rest, { by });
+    return this.update(systemActor, id, ['perm', 'scope', 'rules', 'quota'], { ...rest, quota: { bytes: quota, files: 0 } }, { by });
   }
 
   /**
