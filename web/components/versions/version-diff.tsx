@@ -75,6 +75,15 @@ export function VersionDiff({ oldText, newText }: { oldText: string; newText: st
   return (
     <div className="vdiff" data-testid="version-diff" data-layout={wide ? 'split' : 'unified'} tabIndex={0} role="region" aria-label={t('versions.diffLabel')}>
       <table className={wide ? 'vdiff__table vdiff__table--split' : 'vdiff__table'}>
+        {/* A fixed layout takes its widths from the columns: narrow line numbers, the two texts sharing the rest. */}
+        {wide && (
+          <colgroup>
+            <col className="vdiff__col-num" />
+            <col />
+            <col className="vdiff__col-num" />
+            <col />
+          </colgroup>
+        )}
         <thead className="sr-only">
           <tr>
             {wide ? (
