@@ -17,6 +17,7 @@ import { registerSessions } from './commands/sessions';
 import { registerTokens } from './commands/tokens';
 import { registerShares } from './commands/shares';
 import { registerTrash } from './commands/trash';
+import { registerVersions } from './commands/versions';
 import { registerUsers } from './commands/users';
 import { terminalText } from './table';
 
@@ -35,6 +36,7 @@ registerConfig(program);
 registerUsers(program);
 registerShares(program);
 registerTrash(program);
+registerVersions(program);
 registerJobs(program);
 registerRules(program);
 registerCmds(program);

@@ -21,8 +21,8 @@ export interface VersionsDeps {
   audit?: AuditService;
   log?: Logger;
   now?: () => number;
-  /** Test hook: runs between a keep's link and the overwrite (the kill -9 test pauses there). */
-  afterLink?: (versionReal: string) => Promise<void>;
+  /** Test hook: runs after a keep's link and after its overwrite (the kill -9 test pauses at one of them). */
+  afterLink?: (versionReal: string, phase: 'linked' | 'overwritten') => Promise<void>;
 }
 
 /** A keep in flight: `done(true)` once the overwrite happened (the version is listed), `done(false)` undoes it. */
@@ -82,7 +82,7 @@ export class VersionsService {
       await this.d.store.delete(id).catch(() => {});
       throw e;
     }
-    await this.d.afterLink?.(versionReal);
+    await this.d.afterLink?.(versionReal, 'linked');
     return {
       id, size: st.size,
       done: async (ok) => {
@@ -91,6 +91,7 @@ export class VersionsService {
           await this.d.store.delete(id).catch(() => {});
           return;
         }
+        await this.d.afterLink?.(versionReal, 'overwritten');
         await this.d.store.markKept(id);
         this.afterKeep?.(rel);
       },
