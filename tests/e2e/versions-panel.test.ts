@@ -66,7 +66,7 @@ beforeAll(async () => {
   ({ server, page } = session);
   // Overwrites through the API: an editor save of the text, an upload with override of the image.
   expect((await api('PUT', '/resources/Docs/notes.txt', V2)).status).toBeLessThan(300);
-  expect((await api('POST', '/resources/Docs/photo.png?override=true', png(64, 48, [40, 90, 220]))).status).toBeLessThan(300);
+  expect((await api('POST', '/resources/Docs/photo.png?override=true', new Uint8Array(png(64, 48, [40, 90, 220])))).status).toBeLessThan(300);
 });
 afterAll(() => closeSession(ws, session));
 
