@@ -117,8 +117,10 @@ export async function createServices(
   const previews = new PreviewService({ cacheDir: config.cacheDir, store: stores.previews, enableThumbnails: config.enableThumbnails, resizePreview: config.resizePreview, work: work.previews, sandbox });
   // The name index (search, folder sizes): a local SQLite file per instance; `serve` starts it (services/index).
   const index = new NameIndex({ file: join(config.cacheDir, 'name-index.db'), root: config.root, log, watchLimit: config.indexWatchLimit, reconcileMs: config.indexReconcile, pollMs: config.indexPoll });
+  const versionRows = new VersionsStore(db);
   // Quotas (services/quota): one gate over the files root, met by every write beneath it, whoever writes (fs/write-gate.ts).
-  const quota = new QuotaService({ store: new QuotaStore(db), users: stores.users, root: config.root, log });
+  const quota = new QuotaService({ store: new QuotaStore(db), users: stores.users, root: config.root, log, indexUsage: async (real) => index.usageUnder(real), versionsBytes: async (prefix, userId) => (await versionRows.bytesUnder(prefix)) + (await versionRows.bytesInTrashOf(userId)) });
+  users.usageOf = (u) => quota.usage(u);
   const removeGate = installWriteGate(quota.realRoot, quota);
   const files = new FilesService({ hooks: indexedHooks(hooks, index), folderSizes: index, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums, audit });
   const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits, audit });

@@ -196,6 +196,16 @@ export class NameIndexStore {
     return out;
   }
 
+  /** Bytes and files (non-folders) beneath an indexed path, for quotas; null when the index does not hold it. */
+  usageUnder(path: string): { bytes: number; files: number } | null {
+    const row = this.get(path);
+    if (!row) return null;
+    if (!row.isDir) return { bytes: row.size, files: 1 };
+    const [lo, hi] = below(path);
+    const r = this.db.query<{ n: number }, [string, string]>('select count(*) as n from entries where path >= ? and path < ? and is_dir = 0').get(lo, hi);
+    return { bytes: row.total, files: r?.n ?? 0 };
+  }
+
   counts(): { entries: number; folders: number } {
     const r = this.db.query<{ n: number; d: number }, []>('select count(*) as n, coalesce(sum(is_dir), 0) as d from entries').get()!;
     return { entries: Math.max(0, r.n - 1), folders: Math.max(0, r.d - 1) };

@@ -67,6 +67,11 @@ export class QuotaStore {
     if (!r.changes) await this.db.run('INSERT INTO quota_usage (user_id, bytes, files, delta_bytes, delta_files, checked_at) VALUES (?, ?, ?, 0, 0, ?) ON CONFLICT (user_id) DO NOTHING', userId, bytes, files, at);
   }
 
+  /** Marks a user's measure as stale (something left the scope): measured again before it refuses or shows. */
+  async stale(userId: number): Promise<void> {
+    await this.db.run('UPDATE quota_usage SET checked_at = 0 WHERE user_id = ?', userId);
+  }
+
   /** A write landed: its bytes and files now count as stored under the user's scope. */
   async add(userId: number, bytes: number, files: number): Promise<void> {
     await this.db.run('UPDATE quota_usage SET bytes = bytes + ?1, files = files + ?2, delta_bytes = delta_bytes + ?1, delta_files = delta_files + ?2 WHERE user_id = ?3', bytes, files, userId);

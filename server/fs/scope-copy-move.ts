@@ -9,7 +9,7 @@ import { DIR_MODE, FILE_MODE, ScopeWrites, stagedHolds, wrapMoved } from './scop
 import { copyFileData } from './sparse-copy';
 import { TempEntry } from './temp-file';
 import { parentOf } from './virtual-path';
-import { NO_HOLD, reserveMoveAt, type WriteHold } from './write-gate';
+import { leftAt, NO_HOLD, reserveMoveAt, type WriteHold } from './write-gate';
 
 /** Options of move() and copy(): replace what is there, or claim the name (asking `next` for another when taken). */
 export interface PlaceOpts {
@@ -39,6 +39,7 @@ export class ScopeCopyMove extends ScopeWrites {
       try {
         if (await (opts.replace ? this.overwriting(target, to, () => place(from, to, isDir, true)) : place(from, to, isDir, false))) {
           await hold.settle();
+          await leftAt(from); // a quota holding the source but not the destination has room again
           return target;
         }
         await hold.release();

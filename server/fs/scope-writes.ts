@@ -7,7 +7,7 @@ import { place } from './place';
 import { ScopeListing } from './scope-listing';
 import { movedAway, movedOr, TempEntry } from './temp-file';
 import { parentOf } from './virtual-path';
-import { NO_HOLD, reserveAt, tempHoldId, type WriteHold } from './write-gate';
+import { leftAt, NO_HOLD, reserveAt, tempHoldId, type WriteHold } from './write-gate';
 
 export const FILE_MODE = 0o640;
 export const DIR_MODE = 0o750;
@@ -117,6 +117,7 @@ export class ScopeWrites extends ScopeListing {
       return r;
     } finally {
       await done(ok);
+      if (ok) await leftAt(to); // the old content now counts as a version or trash, no longer as the file
     }
   }
 
@@ -134,6 +135,7 @@ export class ScopeWrites extends ScopeListing {
       await lstat(disk);
       await rm(disk, { recursive: true, force: false });
     });
+    await leftAt(disk);
   }
 
   /** Removes a folder only while it is empty (undoing a folder this process just made); never follows a link. */

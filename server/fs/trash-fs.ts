@@ -4,6 +4,7 @@ import { basename, dirname, join, sep } from 'node:path';
 import { AppError, exists } from '../core/errors';
 import { fromFsError } from './fs-errors';
 import { NO_HARDLINKS, renameNoReplace } from './place';
+import { leftAt } from './write-gate';
 
 /**
  * The trash folder's name. It sits at the files root (or at the top of another filesystem mounted inside the
@@ -74,6 +75,7 @@ export async function moveIntoTrash(base: string, userId: number | string, id: s
     const to = await slotFor(base, userId, id, entryReal);
     const isDir = (await lstat(entryReal)).isDirectory();
     if (!(await renameNoReplace(entryReal, to, isDir))) throw exists('the trash slot is taken');
+    await leftAt(entryReal); // from the scope's usage to the trash's (counted by the trash rows)
     return to;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EXDEV') throw new AppError('UNSUPPORTED', 'this item is on another filesystem than its trash: delete it permanently instead');

@@ -27,6 +27,11 @@ export interface WriteGate {
    * that of the user `counted` (whose trash it comes from: already counted there).
    */
   reserveMove(from: string, dest: string, opts?: { counted?: number }): Promise<WriteHold>;
+  /**
+   * Something left the real location `real` (a delete, a move away, an overwrite whose old content went to the
+   * versions or the trash): the quotas over it are measured again before they next refuse a write or show usage.
+   */
+  touched(real: string): Promise<void>;
 }
 
 /** A hold that holds nothing (no gate, or no quota over the destination). */
@@ -62,6 +67,11 @@ export function reserveAt(dest: string, bytes: number, files: number, opts?: { i
 /** reserveMove through the gate over `dest`. */
 export function reserveMoveAt(from: string, dest: string, opts?: { counted?: number }): Promise<WriteHold> {
   return gateOver(dest)?.reserveMove(from, dest, opts) ?? Promise.resolve(NO_HOLD);
+}
+
+/** Tells the gate over `real` that something left it (WriteGate.touched); never fails the caller. */
+export async function leftAt(real: string): Promise<void> {
+  await gateOver(real)?.touched(real).catch(() => {});
 }
 
 /** Drops the reservation of a temp file (its resumable upload ended without landing). */

@@ -135,10 +135,13 @@ export function authPlugin(s: Services, ip: ClientIp, key: CryptoKey) {
     compiled.set(user.id, { global, own, user, set });
     return set;
   };
-  /** What a token never reaches (0044): the account pages, the session's own renew and logout, and the shell. */
+  /**
+   * What a token never reaches (0044): the account pages (but the usage against a quota, 0047), the session's own
+   * renew and logout, and the shell.
+   */
   const base = s.config.baseURL;
   const under = (path: string, p: string) => path === `${base}${p}` || path.startsWith(`${base}${p}/`);
-  const sessionOnly = (path: string) => under(path, '/api/account') || under(path, '/api/command') || path === `${base}/api/renew` || path === `${base}/api/logout`;
+  const sessionOnly = (path: string) => (under(path, '/api/account') && path !== `${base}/api/account/usage`) || under(path, '/api/command') || path === `${base}/api/renew` || path === `${base}/api/logout`;
   /** A request with a personal API token: its owner as an actor with the token's limits (file-policy.ts decides). */
   const tokenActor = async (request: Request, server: Parameters<ClientIp['client']>[1], token: string): Promise<Actor> => {
     const address = ip.client(request, server);

@@ -2,6 +2,14 @@ import { t } from 'elysia';
 import { json, type RouteDocs } from '../openapi/route-doc';
 import { ApiTokenInfoSchema, ApiTokenCreatedSchema, ApiTokenRequestSchema, SESSION, SessionInfoSchema, TOKEN } from '../openapi/account-schemas';
 
+const QuotaUsageSchema = t.Object({
+  bytes: t.Number(),
+  files: t.Number(),
+  trashBytes: t.Number(),
+  versionsBytes: t.Number(),
+  quota: t.Union([t.Object({ bytes: t.Number(), files: t.Number() }), t.Null()]),
+  checkedAt: t.Number(),
+});
 const NONE = { 204: { description: 'done' } };
 const mine = { tags: ['account'], auth: 'user' as const };
 const TOKENS_403 = { 403: { description: 'with an API token' } };
@@ -11,6 +19,12 @@ export const accountApi: RouteDocs = {
   'GET /api/account/sessions': { ...mine, summary: 'Your open sessions', responses: { 200: { description: 'newest first; renewed predecessors are not shown', ...json(t.Array(SessionInfoSchema), [SESSION]) }, ...TOKENS_403 } },
   'POST /api/account/sessions/end-others': { ...mine, summary: 'Sign out everywhere else', responses: { 200: { description: 'how many sessions ended', ...json(t.Object({ count: t.Number() }), { count: 2 }) }, ...TOKENS_403 } },
   'DELETE /api/account/sessions/:id': { ...mine, summary: 'End one of your sessions (its public id)', responses: { ...NONE, 404: { description: 'no such session of yours' }, ...TOKENS_403 } },
+  'GET /api/account/usage': {
+    ...mine,
+    summary: 'What your scope holds against your quota',
+    description: 'Bytes and files under your scope plus your trash and versions (bytes includes trashBytes and versionsBytes), the quota that applies (null: none) and when the usage was last measured (0: not measured yet, measuring). API tokens may read it.',
+    responses: { 200: { description: 'the usage', ...json(QuotaUsageSchema, { bytes: 980_000_000, files: 1234, trashBytes: 12_000_000, versionsBytes: 30_000_000, quota: { bytes: 1_000_000_000, files: 0 }, checkedAt: 1767225600000 }) } },
+  },
   'GET /api/account/tokens': { ...mine, summary: 'Your API tokens (never their secrets)', responses: { 200: { description: 'newest first', ...json(t.Array(ApiTokenInfoSchema), [TOKEN]) }, ...TOKENS_403 } },
   'POST /api/account/tokens': {
     ...mine,

@@ -25,7 +25,8 @@ const me = (actor: Actor): number => {
 
 /**
  * The signed-in user's sessions and API tokens (decision 0044; second factors are factors.routes.ts). The auth
- * plugin refuses every /api/account/ request made with an API token; the services refuse it again.
+ * plugin refuses every /api/account/ request made with an API token (but /api/account/usage); the services refuse
+ * it again.
  */
 export function accountRoutes(s: Services, auth: AuthPlugin) {
   return new Elysia()
@@ -36,6 +37,11 @@ export function accountRoutes(s: Services, auth: AuthPlugin) {
       await s.accountSessions.end(actor, me(actor), publicId(params.id, 'session'));
       return noContent();
     }, { auth: 'user', parse: 'none' })
+    // What the caller's scope holds against their quota (issue 35; the sidebar's bar). API tokens may read it.
+    .get('/api/account/usage', async ({ actor }: Ctx) => {
+      me(actor);
+      return json(await s.quota.usage(actor.user!));
+    }, { auth: 'user' })
     .get('/api/account/tokens', async ({ actor }: Ctx) => json(await s.tokens.list(actor, me(actor))), { auth: 'user' })
     .post('/api/account/tokens', async ({ actor, request }: Ctx) => json(await s.tokens.create(actor, actor.user!, await readJsonObject(request, LIMIT)), 201), { auth: 'user', parse: 'none' })
     .delete('/api/account/tokens/:id', async ({ actor, params }: IdCtx) => {

@@ -217,6 +217,16 @@ export class NameIndex {
     return { state, percent, ...counts, builtAt: num('built_at'), lastReconcile: num('last_reconcile'), watching: this.watching };
   }
 
+  /**
+   * Bytes and files beneath a real folder (a quota's scope: services/quota), an index lookup and a range count;
+   * null while the index is not ready or does not hold the folder (the quota then measures the disk).
+   */
+  usageUnder(real: string): { bytes: number; files: number } | null {
+    const p = indexPath(this.root, real);
+    if (p === null || !this.ready()) return null;
+    return this.db().usageUnder(p);
+  }
+
   /** The reader store, for search (index-search.ts). */
   reader(): NameIndexStore {
     return this.db();

@@ -15,6 +15,10 @@ import { QuotaHold } from './quota-hold';
 export const HOLD_MS = 5 * 60_000;
 /** A refusal re-measures the scope first when its measure is older than this (a delete may have made room). */
 const REMEASURE_MS = 2_000;
+/** How long usage() waits for a first measure before answering with what it knows. */
+const USAGE_WAIT_MS = 1_000;
+/** The shown usage of a user without a quota is measured again when older than this. */
+const RECHECK_MS = 60_000;
 
 export interface QuotaDeps {
   store: QuotaStore;
@@ -73,13 +77,16 @@ export class QuotaService implements WriteGate {
    */
   async hold(accounts: QuotaAccount[], id: string, total: { bytes: number; files: number }, ttl: number, retried = false): Promise<void> {
     for (const a of accounts) if (!(await this.d.store.usage(a.userId))) await this.measure(a);
+    // Versions are read before the transaction: on SQLite a statement outside it would wait for it to end.
+    const versions = new Map<number, number>();
+    for (const a of accounts) versions.set(a.userId, await this.versionsOf(a));
     const now = Date.now();
     const refused = await this.d.store.transaction(async (q) => {
       for (const a of accounts) await q.lockUser(a.userId);
       for (const a of accounts) {
         const u = (await q.usage(a.userId))!;
         const others = await q.reserved(a.userId, now, id);
-        const used = await this.stored(a, u, q);
+        const used = u.bytes + (await q.trashBytes(a.userId)) + versions.get(a.userId)!;
         const { bytes: qb, files: qf } = a.quota;
         // Nothing new fits a full quota (a folder, an empty file); otherwise what the write adds must fit.
         const over = (limit: number, have: number, adds: number) => limit > 0 && (adds > 0 ? have + adds > limit : have >= limit);
@@ -96,12 +103,7 @@ export class QuotaService implements WriteGate {
     throw overQuota(refused.a, refused.used, refused.u.files);
   }
 
-  /** Bytes stored against an account: its scope's measure (plus settled writes), its trash and its versions. */
-  private async stored(a: QuotaAccount, u: UsageRow, q = this.d.store): Promise<number> {
-    return u.bytes + (await q.trashBytes(a.userId)) + (await this.versionsOf(a));
-  }
-
-  /** Versions of files under the account's scope and in its trash (0 until services/versions provides them). */
+  /** Versions of files under the account's scope and those its trash took along (services/versions). */
   private versionsOf(a: Pick<QuotaAccount, 'scopeReal' | 'userId'>): Promise<number> {
     const prefix = a.scopeReal === this.realRoot ? '' : a.scopeReal.slice(this.realRoot.length + 1);
     return this.d.versionsBytes?.(prefix, a.userId) ?? Promise.resolve(0);
@@ -113,6 +115,11 @@ export class QuotaService implements WriteGate {
       for (const a of accounts) await q.add(a.userId, total.bytes, total.files);
       await q.drop(id);
     });
+  }
+
+  /** Something left `real`: every quota over it is measured again before it next refuses or shows (WriteGate). */
+  async touched(real: string): Promise<void> {
+    for (const a of await this.accounts.over(real)) await this.d.store.stale(a.userId);
   }
 
   /** Gives up reservation `id` (a write refused, failed or abandoned: a resumable upload cancelled or swept). */
@@ -127,19 +134,41 @@ export class QuotaService implements WriteGate {
     await this.d.store.measured(a.userId, got.bytes, got.files, { bytes: seen.deltaBytes, files: seen.deltaFiles }, Date.now());
   }
 
-  /** What a user's scope holds against their quota (GET /api/account/usage, admin user lists). */
+  /**
+   * What a user's scope holds against their quota (GET /api/account/usage, admin user lists). Never walks the disk
+   * on the caller's time: a scope not measured yet is measured in the background (the index answers at once when
+   * ready) and, if that takes longer than USAGE_WAIT_MS, the answer is what is known now with `checkedAt` 0.
+   */
   async usage(user: StoredUser): Promise<QuotaUsage> {
     const a = { userId: user.id, scopeReal: scopeRealOf(this.d.root, user) };
     let u = await this.d.store.usage(user.id);
-    if (!u) {
-      await this.measure(a);
-      u = (await this.d.store.usage(user.id))!;
+    if (!u || !u.checkedAt) {
+      const done = this.measureOnce(a);
+      await Promise.race([done, Bun.sleep(USAGE_WAIT_MS)]);
+      u = await this.d.store.usage(user.id);
+    } else if (!(user.quota?.bytes || user.quota?.files) && Date.now() - u.checkedAt > RECHECK_MS) {
+      // Without a quota no write settles into this row and the reconcile skips it: measured again, in the background.
+      void this.measureOnce(a);
     }
     const trashBytes = await this.d.store.trashBytes(user.id);
     const versionsBytes = await this.versionsOf(a);
     const quota = user.quota && (user.quota.bytes || user.quota.files) ? user.quota : null;
-    return { bytes: u.bytes + trashBytes + versionsBytes, files: u.files, trashBytes, versionsBytes, quota, checkedAt: u.checkedAt };
+    const bytes = u?.bytes ?? 0;
+    return { bytes: bytes + trashBytes + versionsBytes, files: u?.files ?? 0, trashBytes, versionsBytes, quota, checkedAt: u?.checkedAt ?? 0 };
   }
+
+  /** measure(), one at a time per user (usage() of a list of users must not start one walk per request). */
+  private measureOnce(a: Pick<QuotaAccount, 'scopeReal' | 'userId'>): Promise<void> {
+    let p = this.measuring.get(a.userId);
+    if (!p) {
+      p = this.measure(a)
+        .catch((e) => this.d.log.warn(`quota usage of user ${a.userId}: ${(e as Error).message}`))
+        .finally(() => this.measuring.delete(a.userId));
+      this.measuring.set(a.userId, p);
+    }
+    return p;
+  }
+  private readonly measuring = new Map<number, Promise<void>>();
 
   /** Re-measures every scope under a quota (the background reconcile; outside changes show here). */
   async reconcile(): Promise<number> {
