@@ -6,8 +6,10 @@ import { ADMIN_PASSWORD, makeTestApp, type TestApp } from '../helpers/test-app';
 /**
  * One delete sequence (trash.service.ts dispose and keeper): whatever an override replaces (upload, save, tus,
  * copy, move, a tree replaced by a file, a restore over an item) goes to the trash like a deleted item, with its
- * audit entry and the delete hooks, and can be restored.
+ * audit entry and the delete hooks, and can be restored. With versions off: with them on (the default) a replaced
+ * file becomes a version instead (tests/api/versions.test.ts).
  */
+const VERSIONS_OFF = { versions: { enabled: false } };
 let t: TestApp;
 afterEach(() => t?.close());
 
@@ -15,7 +17,7 @@ const TUS = { 'Tus-Resumable': '1.0.0' };
 
 /** bob (scope /bob, every permission) with docs/a.txt ("old bytes") and docs/b.txt ("incoming"). */
 async function setup(flags: Record<string, unknown> = {}) {
-  t = await makeTestApp(flags);
+  t = await makeTestApp(flags, VERSIONS_OFF);
   mkdirSync(join(t.root, 'bob/docs'), { recursive: true });
   writeFileSync(join(t.root, 'bob/docs/a.txt'), 'old bytes');
   writeFileSync(join(t.root, 'bob/docs/b.txt'), 'incoming');
