@@ -111,6 +111,23 @@ describe('each overwrite path keeps one version with the old bytes', () => {
   });
 });
 
+describe('settings', () => {
+  test('global and per-user settings are checked; the user override is admin-only and can turn versions off', async () => {
+    const bob = await setup();
+    const admin = await t.adminToken();
+    expect((await t.req('PUT', '/api/settings', { token: admin, body: { versions: { maxFreeSharePercent: 0 } } })).status).toBe(400);
+    expect((await t.req('PUT', '/api/settings', { token: admin, body: { versions: { bogus: 1 } } })).status).toBe(400);
+    expect((await t.req('PUT', '/api/settings', { token: admin, body: { versions: { maxPerFile: 5 } } })).status).toBe(200);
+    const users = (await (await t.req('GET', '/api/users', { token: admin })).json()) as { id: number; username: string }[];
+    const id = users.find((u) => u.username === 'bob')!.id;
+    expect((await t.req('PUT', `/api/users/${id}`, { token: bob, body: { which: ['versions'], data: { versions: { enabled: false } } } })).status).toBe(403);
+    const r = await t.req('PUT', `/api/users/${id}`, { token: admin, body: { which: ['versions'], data: { versions: { enabled: false } } } });
+    expect(r.status).toBe(200);
+    await t.req('PUT', '/api/resources/docs/a.txt', { token: bob, raw: 'new a' });
+    expect(await list(bob, '/docs/a.txt')).toEqual([]);
+  });
+});
+
 describe('versions follow their file', () => {
   test('rename, move of a parent folder, delete to the trash and restore; a copy takes none', async () => {
     const bob = await setup();
