@@ -59,12 +59,14 @@ export class QuotaStore {
    * A fresh measure taken while `seen` of the delta was known: what settled after that (not surely in the measure)
    * stays on top of it, what settled before is in it.
    */
-  async measured(userId: number, bytes: number, files: number, seen: { bytes: number; files: number }, at: number): Promise<void> {
+  async measured(userId: number, bytes: number, files: number, seen: { bytes: number; files: number; checkedAt: number }, at: number): Promise<void> {
+    // Only over the row as `seen` found it: a measure applied meanwhile (another request's, another instance's, or
+    // a stale mark) already took the delta it saw, and subtracting it twice would count too little.
     const r = await this.db.run(
-      'UPDATE quota_usage SET bytes = ? + delta_bytes - ?, files = ? + delta_files - ?, delta_bytes = delta_bytes - ?, delta_files = delta_files - ?, checked_at = ? WHERE user_id = ?',
-      bytes, seen.bytes, files, seen.files, seen.bytes, seen.files, at, userId,
+      'UPDATE quota_usage SET bytes = ? + delta_bytes - ?, files = ? + delta_files - ?, delta_bytes = delta_bytes - ?, delta_files = delta_files - ?, checked_at = ? WHERE user_id = ? AND checked_at = ?',
+      bytes, seen.bytes, files, seen.files, seen.bytes, seen.files, at, userId, seen.checkedAt,
     );
-    if (!r.changes) await this.db.run('INSERT INTO quota_usage (user_id, bytes, files, delta_bytes, delta_files, checked_at) VALUES (?, ?, ?, 0, 0, ?) ON CONFLICT (user_id) DO NOTHING', userId, bytes, files, at);
+    if (!r.changes && seen.checkedAt < 0) await this.db.run('INSERT INTO quota_usage (user_id, bytes, files, delta_bytes, delta_files, checked_at) VALUES (?, ?, ?, 0, 0, ?) ON CONFLICT (user_id) DO NOTHING', userId, bytes, files, at);
   }
 
   /** Marks a user's measure as stale (something left the scope): measured again before it refuses or shows. */

@@ -76,7 +76,7 @@ export class QuotaService implements WriteGate {
    * locks; nothing changes when one of them would go over (QUOTA). Re-measures a stale scope once before refusing.
    */
   async hold(accounts: QuotaAccount[], id: string, total: { bytes: number; files: number }, ttl: number, retried = false): Promise<void> {
-    for (const a of accounts) if (!(await this.d.store.usage(a.userId))) await this.measure(a);
+    for (const a of accounts) if (!(await this.d.store.usage(a.userId))) await this.measureOnce(a);
     // Versions are read before the transaction: on SQLite a statement outside it would wait for it to end.
     const versions = new Map<number, number>();
     for (const a of accounts) versions.set(a.userId, await this.versionsOf(a));
@@ -97,7 +97,7 @@ export class QuotaService implements WriteGate {
     });
     if (!refused) return;
     if (!retried && now - refused.u.checkedAt > REMEASURE_MS) {
-      await this.measure(refused.a);
+      await this.measureOnce(refused.a);
       return this.hold(accounts, id, total, ttl, true);
     }
     throw overQuota(refused.a, refused.used, refused.u.files);
@@ -112,6 +112,9 @@ export class QuotaService implements WriteGate {
   /** A write landed: what it held now counts as stored under each account's scope, and the reservation goes. */
   async settle(accounts: QuotaAccount[], id: string, total: { bytes: number; files: number }): Promise<void> {
     await this.d.store.transaction(async (q) => {
+      // Under the same locks as hold(): on PostgreSQL a decision reads the usage and the reservations in two
+      // statements, and a settle committing between them would count its bytes in neither.
+      for (const a of accounts) await q.lockUser(a.userId);
       for (const a of accounts) await q.add(a.userId, total.bytes, total.files);
       await q.drop(id);
     });
@@ -129,9 +132,9 @@ export class QuotaService implements WriteGate {
 
   /** Measures an account's scope now (the index when it can answer, else the disk) and stores it. */
   async measure(a: Pick<QuotaAccount, 'scopeReal' | 'userId'>): Promise<void> {
-    const seen = (await this.d.store.usage(a.userId)) ?? { deltaBytes: 0, deltaFiles: 0 };
+    const seen = (await this.d.store.usage(a.userId)) ?? { deltaBytes: 0, deltaFiles: 0, checkedAt: -1 };
     const got = (await this.d.indexUsage?.(a.scopeReal)) ?? (await treeUsage(a.scopeReal));
-    await this.d.store.measured(a.userId, got.bytes, got.files, { bytes: seen.deltaBytes, files: seen.deltaFiles }, Date.now());
+    await this.d.store.measured(a.userId, got.bytes, got.files, { bytes: seen.deltaBytes, files: seen.deltaFiles, checkedAt: seen.checkedAt }, Math.max(Date.now(), seen.checkedAt + 1));
   }
 
   /**
