@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { PERMISSIONS, type User } from '../../server/contract/user';
+import { PERMISSIONS, type User, type UserWithUsage } from '../../server/contract/user';
 import { AppError, invalid } from '../../server/core/errors';
 import { systemActor } from '../../server/services/actor';
 import { publicUser } from '../../server/services/users/users.service';
+import { humanBytes, parseBytes } from '../../server/services/quota/quota-format';
 import { fail, print, withServices, type GlobalOpts } from '../context';
 import { table } from '../table';
 import { writeDoc } from './config';
@@ -27,7 +28,9 @@ function addUserFlags(cmd: Command): Command {
     .option('--viewMode <mode>', 'list, mosaic or "mosaic gallery"')
     .option('--commands <list>', 'comma-separated commands the user may run')
     .option('--sorting.by <field>', 'name, size or modified')
-    .option('--sorting.asc [bool]', 'ascending sort');
+    .option('--sorting.asc [bool]', 'ascending sort')
+    .option('--quota-bytes <size>', 'quota: bytes the scope may hold with the user\'s trash and versions (500M, 2G; 0 = no limit)')
+    .option('--quota-files <n>', 'quota: files the scope may hold (0 = no limit)');
 }
 
 /** Only the flags actually given become fields (unlike the reference, nothing is reset by omission). */
@@ -42,14 +45,29 @@ function fieldsFromFlags(o: Record<string, unknown>, base?: User): Record<string
   if (o.locale !== undefined) data.locale = o.locale;
   if (o.viewMode !== undefined) data.viewMode = o.viewMode;
   if (o.commands !== undefined) data.commands = String(o.commands).split(',').map((c) => c.trim()).filter(Boolean);
+  if (o.quotaBytes !== undefined || o.quotaFiles !== undefined) {
+    // One measure given keeps the other as it is; both 0 removes the quota.
+    const count = (v: string, flag: string) => {
+      if (!/^\d+$/.test(v)) throw invalid(`${flag} must be a whole number (0 = no limit)`);
+      return Number(v);
+    };
+    data.quota = {
+      bytes: o.quotaBytes !== undefined ? parseBytes(String(o.quotaBytes), '--quota-bytes') : base?.quota?.bytes ?? 0,
+      files: o.quotaFiles !== undefined ? count(String(o.quotaFiles), '--quota-files') : base?.quota?.files ?? 0,
+    };
+  }
   if (o['sorting.by'] !== undefined || o['sorting.asc'] !== undefined)
     data.sorting = { by: o['sorting.by'] ?? base?.sorting.by ?? 'name', asc: o['sorting.asc'] !== undefined ? parseBool(o['sorting.asc'], 'sorting.asc') : base?.sorting.asc ?? false };
   return data;
 }
 
 const permText = (u: User) => PERMISSIONS.filter((p) => u.perm[p]).join(',') || '-';
-const userTable = (list: User[]) =>
-  table(['ID', 'Username', 'Scope', 'Locale', 'Admin', 'Permissions', 'LockPassword'], list.map((u) => [u.id, u.username, u.scope, u.locale, u.perm.admin, permText(u), u.lockPassword]));
+/** "2.0 GB, 100 files", or "-" without a quota. */
+const quotaText = (u: User) => (u.quota ? [u.quota.bytes ? humanBytes(u.quota.bytes) : '', u.quota.files ? `${u.quota.files} files` : ''].filter(Boolean).join(', ') : '-');
+/** "1.2 GB, 340 files" (trash and versions included in the bytes), "measuring" before the first measure. */
+const usedText = (u: UserWithUsage) => (!u.usage ? '' : u.usage.checkedAt ? `${humanBytes(u.usage.bytes)}, ${u.usage.files} files` : 'measuring');
+const userTable = (list: UserWithUsage[]) =>
+  table(['ID', 'Username', 'Scope', 'Locale', 'Admin', 'Permissions', 'LockPassword', 'Quota', 'Used'], list.map((u) => [u.id, u.username, u.scope, u.locale, u.perm.admin, permText(u), u.lockPassword, quotaText(u), usedText(u)]));
 
 function readList(file: string): unknown {
   if (!existsSync(file)) throw new AppError('NOT_FOUND', `file ${file} does not exist`);

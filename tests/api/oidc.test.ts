@@ -110,6 +110,14 @@ describe('OpenID Connect', () => {
     expect((await t.req('GET', '/api/users', { token: first })).status).toBe(401);
   });
 
+  test('a group quota (bytes; the largest of the user\'s groups) becomes the user\'s quota at login (issue 35)', async () => {
+    const grant = { admin: false, perm: [], scope: '/staff', rules: [] };
+    await configure({ groupGrants: [{ ...grant, group: 'staff', quota: 5_000_000 }, { ...grant, group: 'big', quota: 9_000_000 }] });
+    p.accounts.set('sub-q', { preferred_username: 'quinn', groups: ['staff', 'big'] });
+    await ssoLogin('sub-q');
+    expect((await userNamed('quinn')).quota).toEqual({ bytes: 9_000_000, files: 0 });
+  });
+
   test('groups only from userinfo, as a string, and by a dotted claim path', async () => {
     await configure({ adminGroup: 'admins' });
     p.accounts.set('sub-u', { preferred_username: 'uinfo', groups: ['admins'], groupsOnlyInUserinfo: true });

@@ -22,6 +22,17 @@ export function normaliseQuota(v: unknown, name = 'quota'): Quota | null {
   return q.bytes || q.files ? q : null;
 }
 
+/**
+ * A byte count as people type it on the command line: whole bytes, or with a decimal unit ("500M", "1.5G",
+ * "2TB"; k, M, G, T, P, with or without B). Throws INVALID naming `flag` otherwise.
+ */
+export function parseBytes(text: string, flag: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtTpP]?)[bB]?\s*$/.exec(text);
+  const n = m ? Math.round(Number(m[1]) * 1000 ** ' kmgtp'.indexOf((m[2] || ' ').toLowerCase())) : NaN;
+  if (!Number.isSafeInteger(n)) throw invalid(`${flag} must be a byte count such as 1000000, 500M or 2G (0 = no limit)`);
+  return n;
+}
+
 /** Bytes for people: "1.0 GB", "980 MB", "12 B" (decimal units, one decimal under 10). */
 export function humanBytes(n: number): string {
   const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
