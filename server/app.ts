@@ -7,6 +7,7 @@ import { HealthStore } from './db/health.store';
 import { Background } from './services/background/background';
 import { QuotaService } from './services/quota/quota.service';
 import { QuotaStore } from './db/quota.store';
+import { indexedUsage } from './services/quota/quota-index';
 import { installWriteGate } from './fs/write-gate';
 import { observeBackground } from './services/health/background-metrics';
 import { HealthService } from './services/health/health.service';
@@ -119,7 +120,7 @@ export async function createServices(
   const index = new NameIndex({ file: join(config.cacheDir, 'name-index.db'), root: config.root, log, watchLimit: config.indexWatchLimit, reconcileMs: config.indexReconcile, pollMs: config.indexPoll });
   const versionRows = new VersionsStore(db);
   // Quotas (services/quota): one gate over the files root, met by every write beneath it, whoever writes (fs/write-gate.ts).
-  const quota = new QuotaService({ store: new QuotaStore(db), users: stores.users, root: config.root, log, indexUsage: async (real) => index.usageUnder(real), versionsBytes: async (prefix, userId) => (await versionRows.bytesUnder(prefix)) + (await versionRows.bytesInTrashOf(userId)) });
+  const quota = new QuotaService({ store: new QuotaStore(db), users: stores.users, root: config.root, log, indexUsage: indexedUsage(index, db.engine), versionsBytes: async (prefix, userId) => (await versionRows.bytesUnder(prefix)) + (await versionRows.bytesInTrashOf(userId)) });
   users.usageOf = (u) => quota.usage(u);
   const removeGate = installWriteGate(quota.realRoot, quota);
   const files = new FilesService({ hooks: indexedHooks(hooks, index), folderSizes: index, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums, audit });

@@ -1,4 +1,7 @@
-import { inside } from './scope-paths';
+import { sep } from 'node:path';
+
+/** `real` is `root` or beneath it (as scope-paths.ts `inside`; not imported: the trash's files call leftAt). */
+const inside = (real: string, root: string) => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
 
 /**
  * What a write holds against the quotas of the places it lands in, from before its first byte until it is placed

@@ -116,3 +116,20 @@ test('outside writes show after the reconcile; usage for API tokens and in the a
   expect(((await (await t.req('GET', `/api/users/${id.id}`, { token: admin })).json()) as { usage: QuotaUsage }).usage.bytes).toBe(510);
   expect(await treeUsage(join(t.root, 'bob'))).toEqual({ bytes: 510, files: 2 });
 }, 30_000);
+
+test('with the name index ready, usage comes from it (no walk) and follows writes through the API', async () => {
+  t = await makeTestApp();
+  put(t.root, { 'bob/a.txt': 'a'.repeat(10), 'bob/d/e/f.bin': 'f'.repeat(300), 'bob/.hidden': 'h' });
+  t.s.index.start();
+  for (let i = 0; i < 300 && !t.s.index.ready(); i++) await Bun.sleep(50);
+  await t.s.index.settled();
+  expect(t.s.index.usageUnder(join(t.root, 'bob'))).toEqual({ bytes: 311, files: 3 });
+  const token = await t.userToken('bob', {}, { scope: '/bob', quota: { bytes: 400, files: 0 } });
+  expect((await usage(token)).bytes).toBe(311);
+  expect((await t.req('POST', '/api/resources/g.bin', { token, raw: 'g'.repeat(89) })).status).toBe(200);
+  expect((await t.req('POST', '/api/resources/h.bin', { token, raw: 'g' })).status).toBe(507);
+  // A re-measure from the index sees the new file itself (its delta is not counted twice).
+  await t.s.quota.reconcile();
+  expect((await usage(token)).bytes).toBe(400);
+  expect(await treeUsage(join(t.root, 'bob'))).toEqual({ bytes: 400, files: 4 });
+}, 30_000);

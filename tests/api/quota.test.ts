@@ -2,6 +2,7 @@ import { expect, test } from 'bun:test';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { treeUsage } from '../../server/fs/tree-usage';
+import { systemActor } from '../../server/services/actor';
 import { dest, put } from '../helpers/files-fixture';
 import { startJob, tempsUnder, waitJob } from '../helpers/jobs-fixture';
 import { runScenarios, type Scenario } from '../helpers/scenario';
@@ -21,8 +22,15 @@ async function fullBob(t: TestApp): Promise<Record<string, string>> {
   put(t.root, { 'bob/a.txt': 'a'.repeat(60), 'bob/dir/b.txt': 'b'.repeat(30), 'bob/mk/x.txt': 'x'.repeat(40), 'outside.txt': 'o'.repeat(10), 'outdir/c.txt': 'c'.repeat(5) });
   const zipped = Bun.spawnSync(['zip', '-qr', '../arch.zip', '.'], { cwd: join(t.root, 'bob', 'mk') });
   if (zipped.exitCode !== 0) throw new Error('zip failed');
-  const used = await treeUsage(join(t.root, 'bob'));
-  return { bob: await t.userToken('bob', {}, { scope: '/bob', quota: { bytes: used.bytes, files: 0 } }) };
+  const bob = await t.userToken('bob', {}, { scope: '/bob', quota: { bytes: 1_000_000, files: 0 } });
+  // One save keeps the old a.txt as a version (to restore below); then the quota is set to exactly what is stored.
+  if ((await t.req('PUT', '/api/resources/a.txt', { token: bob, raw: 'A'.repeat(60) })).status !== 200) throw new Error('save failed');
+  const version = ((await (await t.req('GET', '/api/versions/a.txt', { token: bob })).json()) as { id: string }[])[0]!.id;
+  const user = (await t.s.stores.users.byUsername('bob'))!;
+  const used = await t.s.quota.usage(user);
+  if (used.bytes !== (await treeUsage(join(t.root, 'bob'))).bytes + 60) throw new Error(`usage ${used.bytes}`);
+  await t.s.users.update(systemActor, user.id, ['quota'], { quota: { bytes: used.bytes, files: 0 } });
+  return { bob, version };
 }
 
 /** Reservations left in the database (none may outlive the request that took them). */
@@ -72,6 +80,7 @@ runScenarios('a full quota refuses every write path', fullBob, [
   refused({ name: 'the admin uploading into bob\'s scope', as: 'admin', method: 'POST', url: '/api/resources/bob/adm.txt', raw: 'n' }),
   refused({ name: 'the admin moving a file in from outside', as: 'admin', method: 'PATCH', url: `/api/resources/outside.txt?action=rename&destination=${dest('/bob/outside.txt')}` }),
   refused({ name: 'the admin copying a folder in', as: 'admin', method: 'PATCH', url: `/api/resources/outdir?action=copy&destination=${dest('/bob/outdir')}` }),
+  refused({ name: 'restore of a version (the current content would become one)', as: 'bob', method: 'POST', url: (_t, v) => `/api/versions/a.txt?version=${v.version}&action=restore` }),
   jobRefused('extraction job', 'bob', { kind: 'extract', items: ['/arch.zip'], destination: '/unpacked' }),
   jobRefused('copy job of the admin into bob\'s scope', 'admin', { kind: 'copy', items: ['/outdir'], destination: '/bob' }),
   refused({ name: 'the admin restoring from their trash into bob\'s scope', as: 'admin', method: 'POST', url: (_t, v) => `/api/trash/${v.item}/restore?conflict=rename`, before: async (t, v) => {
