@@ -8,6 +8,7 @@ import { Background } from './services/background/background';
 import { QuotaService } from './services/quota/quota.service';
 import { QuotaStore } from './db/quota.store';
 import { indexedUsage } from './services/quota/quota-index';
+import { quotaPruner } from './services/quota/quota-prune';
 import { installWriteGate } from './fs/write-gate';
 import { observeBackground } from './services/health/background-metrics';
 import { HealthService } from './services/health/health.service';
@@ -119,6 +120,7 @@ export async function createServices(
   // The name index (search, folder sizes): a local SQLite file per instance; `serve` starts it (services/index).
   const index = new NameIndex({ file: join(config.cacheDir, 'name-index.db'), root: config.root, log, watchLimit: config.indexWatchLimit, reconcileMs: config.indexReconcile, pollMs: config.indexPoll });
   const versionRows = new VersionsStore(db);
+  const trashRows = new TrashStore(db);
   // Quotas (services/quota): one gate over the files root, met by every write beneath it, whoever writes (fs/write-gate.ts).
   const quota = new QuotaService({ store: new QuotaStore(db), users: stores.users, root: config.root, log, indexUsage: indexedUsage(index, db.engine), versionsBytes: async (prefix, userId) => (await versionRows.bytesUnder(prefix)) + (await versionRows.bytesInTrashOf(userId)) });
   users.usageOf = (u) => quota.usage(u);
@@ -130,6 +132,8 @@ export async function createServices(
   files.followers.push(versions);
   const versionUpkeep = new VersionUpkeep(versions, log);
   const trash = new TrashService({ store: new TrashStore(db), users: stores.users, shares: stores.shares, files, root: config.root, followExternalSymlinks: config.followExternalSymlinks, trashSettings: () => settings.get().trash, globalRules: () => settings.get().rules, versions });
+  // A full quota may first give up its oldest trash and versions (settings quotaPrunesTrash; services/quota).
+  quota.makeRoom = quotaPruner({ enabled: () => settings.get().quotaPrunesTrash, trashOf: (id) => trashRows.list(id), versionsOfTrash: (id) => versionRows.ofTrash(id), removeTrash: (r) => trash.purge.removeRow(r), versions: () => versionRows.settled(), dropVersion: (r) => versions.drop(r) });
   // Background jobs act as their user as of now, read again before each item and about once a second (jobs/job-actor.ts).
   const actorOf = async (id: number, limits?: TokenLimits) => {
     const u = await stores.users.byId(id);

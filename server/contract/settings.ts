@@ -42,6 +42,8 @@ export interface Settings extends AccountSettings {
   trash: TrashSettings;
   /** Overwritten files keep their old content as versions (contract/versions.ts). */
   versions: VersionSettings;
+  /** A write over a full quota first deletes the user's oldest trash items and versions to make room (then 507). */
+  quotaPrunesTrash: boolean;
   /** What one archive extraction may write (contract/job.ts). */
   extraction: ExtractionLimits;
 }
@@ -49,7 +51,7 @@ export interface Settings extends AccountSettings {
 /** Fields that PUT /api/settings may change; authMethod and authHeader are CLI-only, as in the reference. */
 export const SETTINGS_PUT_FIELDS = [
   'signup', 'createUserDir', 'userHomeBasePath', 'minimumPasswordLength', 'auditRetentionDays', 'rules', 'branding', 'tus', 'shell',
-  'commands', 'defaults', 'trash', 'extraction', 'oidc', 'ldap', 'twoFactor', 'localLogin', 'versions',
+  'commands', 'defaults', 'trash', 'extraction', 'oidc', 'ldap', 'twoFactor', 'localLogin', 'versions', 'quotaPrunesTrash',
 ] as const;
 
 /** Page configuration injected into index.html (spec §3 "Page configuration flags"). */

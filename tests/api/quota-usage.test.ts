@@ -133,3 +133,26 @@ test('with the name index ready, usage comes from it (no walk) and follows write
   expect((await usage(token)).bytes).toBe(400);
   expect(await treeUsage(join(t.root, 'bob'))).toEqual({ bytes: 400, files: 4 });
 }, 30_000);
+
+test('quotaPrunesTrash: a full quota first gives up its oldest trash and versions, only as much as needed', async () => {
+  t = await makeTestApp();
+  put(t.root, { 'bob/old.txt': 'o'.repeat(30), 'bob/a.txt': 'a'.repeat(40) });
+  const token = await t.userToken('bob', {}, { scope: '/bob', quota: { bytes: 120, files: 0 } });
+  expect((await t.req('DELETE', '/api/resources/old.txt', { token })).status).toBe(204); // trash: 30
+  await Bun.sleep(5);
+  expect((await t.req('PUT', '/api/resources/a.txt', { token, raw: 'A'.repeat(40) })).status).toBe(200); // version: 40
+  expect((await usage(token)).bytes).toBe(110);
+  expect((await t.req('POST', '/api/resources/b.bin', { token, raw: 'b'.repeat(30) })).status).toBe(507); // off by default
+  const on = await t.req('PUT', '/api/settings', { token: await t.adminToken(), body: { quotaPrunesTrash: true } });
+  expect(on.status).toBeLessThan(300);
+  // 20 bytes short: the oldest (the trash item, 30) goes, the version stays.
+  expect((await t.req('POST', '/api/resources/b.bin', { token, raw: 'b'.repeat(30) })).status).toBe(200);
+  let u = await usage(token);
+  expect([u.bytes, u.trashBytes, u.versionsBytes]).toEqual([110, 0, 40]);
+  // 40 short: the version goes too; then nothing is left to give up.
+  expect((await t.req('POST', '/api/resources/c.bin', { token, raw: 'c'.repeat(50) })).status).toBe(200);
+  u = await usage(token);
+  expect([u.bytes, u.trashBytes, u.versionsBytes]).toEqual([120, 0, 0]);
+  expect((await t.req('POST', '/api/resources/d.bin', { token, raw: 'd' })).status).toBe(507);
+  expect(readdirSync(join(t.root, 'bob')).filter((n) => !n.startsWith('.')).sort()).toEqual(['a.txt', 'b.bin', 'c.bin']);
+}, 30_000);

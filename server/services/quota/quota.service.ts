@@ -75,7 +75,7 @@ export class QuotaService implements WriteGate {
    * Sets reservation `id` to hold `total` bytes and files against each account, in one transaction under their
    * locks; nothing changes when one of them would go over (QUOTA). Re-measures a stale scope once before refusing.
    */
-  async hold(accounts: QuotaAccount[], id: string, total: { bytes: number; files: number }, ttl: number, retried = false): Promise<void> {
+  async hold(accounts: QuotaAccount[], id: string, total: { bytes: number; files: number }, ttl: number, attempt = 0): Promise<void> {
     for (const a of accounts) if (!(await this.d.store.usage(a.userId))) await this.measureOnce(a);
     // Versions are read before the transaction: on SQLite a statement outside it would wait for it to end.
     const versions = new Map<number, number>();
@@ -96,18 +96,32 @@ export class QuotaService implements WriteGate {
       return null;
     });
     if (!refused) return;
-    if (!retried && now - refused.u.checkedAt > REMEASURE_MS) {
+    if (attempt === 0 && now - refused.u.checkedAt > REMEASURE_MS) {
       await this.measureOnce(refused.a);
-      return this.hold(accounts, id, total, ttl, true);
+      return this.hold(accounts, id, total, ttl, 1);
     }
+    // The admin may have chosen that a full quota first gives up its oldest trash and versions (quota-prune.ts).
+    const short = refused.used + total.bytes - refused.a.quota.bytes;
+    if (attempt < 2 && this.makeRoom && refused.a.quota.bytes && short > 0 && (await this.makeRoom(refused.a.userId, this.prefixOf(refused.a), short)) > 0)
+      return this.hold(accounts, id, total, ttl, 2);
     throw overQuota(refused.a, refused.used, refused.u.files);
   }
 
   /** Versions of files under the account's scope and those its trash took along (services/versions). */
   private versionsOf(a: Pick<QuotaAccount, 'scopeReal' | 'userId'>): Promise<number> {
-    const prefix = a.scopeReal === this.realRoot ? '' : a.scopeReal.slice(this.realRoot.length + 1);
-    return this.d.versionsBytes?.(prefix, a.userId) ?? Promise.resolve(0);
+    return this.d.versionsBytes?.(this.prefixOf(a), a.userId) ?? Promise.resolve(0);
   }
+
+  /** The account's scope relative to the files root ('' = the root), as versions name their files. */
+  private prefixOf(a: Pick<QuotaAccount, 'scopeReal'>): string {
+    return a.scopeReal === this.realRoot ? '' : a.scopeReal.slice(this.realRoot.length + 1);
+  }
+
+  /**
+   * Set by the composition root: frees at least `bytes` of a user's trash and versions (oldest first) when the
+   * setting `quotaPrunesTrash` is on; returns what it freed (quota-prune.ts).
+   */
+  makeRoom: ((userId: number, prefix: string, bytes: number) => Promise<number>) | null = null;
 
   /** A write landed: what it held now counts as stored under each account's scope, and the reservation goes. */
   async settle(accounts: QuotaAccount[], id: string, total: { bytes: number; files: number }): Promise<void> {

@@ -46,6 +46,7 @@ export function defaultSettings(): Settings {
     defaults: defaultUserTemplate(),
     trash: { enabled: true, retentionDays: 30, maxBytes: 0 },
     versions: { enabled: true, maxAgeDays: 365, maxPerFile: 100, maxBytesPerUser: 0, maxFreeSharePercent: 20 },
+    quotaPrunesTrash: false,
     extraction: { ...DEFAULT_EXTRACTION_LIMITS },
     ...defaultAccountSettings(),
   };

@@ -50,6 +50,7 @@ export function mergeSettings(current: Settings, patch: unknown, allowed: readon
     switch (k) {
       case 'signup':
       case 'createUserDir':
+      case 'quotaPrunesTrash':
         next[k] = bool(v, k);
         break;
       case 'userHomeBasePath': {
