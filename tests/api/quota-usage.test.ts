@@ -156,3 +156,14 @@ test('quotaPrunesTrash: a full quota first gives up its oldest trash and version
   expect((await t.req('POST', '/api/resources/d.bin', { token, raw: 'd' })).status).toBe(507);
   expect(readdirSync(join(t.root, 'bob')).filter((n) => !n.startsWith('.')).sort()).toEqual(['a.txt', 'b.bin', 'c.bin']);
 }, 30_000);
+
+test('the defaults template carries a default quota for new users, validated like the user field', async () => {
+  t = await makeTestApp();
+  const admin = await t.adminToken();
+  const defaults = t.s.settings.get().defaults;
+  expect((await t.req('PUT', '/api/settings', { token: admin, body: { defaults: { ...defaults, quota: { bytes: 5000, files: 0 } } } })).status).toBe(200);
+  await t.s.users.create({ username: 'carol', password: 'carols-long-password-1' });
+  expect((await t.s.stores.users.byUsername('carol'))!.quota).toEqual({ bytes: 5000, files: 0 });
+  const bad = await t.req('PUT', '/api/settings', { token: admin, body: { defaults: { ...defaults, quota: { bytes: -1 } } } });
+  expect([bad.status, await bad.text()]).toEqual([400, expect.stringContaining('defaults.quota.bytes')]);
+}, 30_000);

@@ -7,8 +7,8 @@ const ok = { description: 'done', ...media('text/plain', ErrorText, '200 OK') };
 
 /** OpenAPI descriptions of users.routes.ts. */
 export const usersApi: RouteDocs = {
-  'GET /api/users': { summary: 'List users', tags: ['users'], auth: 'admin', responses: { 200: { description: 'every user (no password hashes)', ...json(t.Array(User), [ALICE]) } } },
-  'GET /api/users/:id': { summary: 'Read a user (admins: anyone; users: themselves)', tags: ['users'], auth: 'user', responses: { 200: { description: 'the user', ...json(User, ALICE) }, 403: { description: 'not yours' }, 404: { description: 'no such user' } } },
+  'GET /api/users': { summary: 'List users', tags: ['users'], auth: 'admin', responses: { 200: { description: 'every user (no password hashes), each with a read-only `usage`: what their scope holds against their `quota` (QuotaUsage, as GET /api/account/usage)', ...json(t.Array(User), [ALICE]) } } },
+  'GET /api/users/:id': { summary: 'Read a user (admins: anyone; users: themselves)', tags: ['users'], auth: 'user', responses: { 200: { description: 'the user, with a read-only `usage` (QuotaUsage)', ...json(User, ALICE) }, 403: { description: 'not yours' }, 404: { description: 'no such user' } } },
   'POST /api/users': {
     summary: 'Create a user',
     tags: ['users'],
