@@ -59,7 +59,7 @@ test('kill -9 after the overwrite, before the row is settled: the new file is cu
   expect(vs).toHaveLength(1);
   const bytes = await (await fetch(`${next.s.url}/api/versions/keep.txt?version=${vs[0]!.id}`, { headers: next.auth })).text();
   expect(bytes).toBe('old bytes');
-  expect(readdirSync(join(files, '.filedeck-versions'))).toEqual([version.split('/').pop()]);
+  expect(readdirSync(join(files, '.filedeck-versions'))).toEqual([version.split('/').pop()!]);
   // The CLI sees the same versions (as the admin, whose scope is the root).
   const ls = await cli(['versions', 'ls', '/keep.txt', '--user', 'admin', '--json'], { cwd: home });
   expect(ls.code).toBe(0);

@@ -55,6 +55,10 @@ export function GlobalForm({ draft, onChange, shell, onShell, busy, onSave }: Pr
         <RulesEditor id="global" rules={draft.rules} onChange={(rules) => set('rules', rules)} />
         <TrashFields trash={draft.trash} onChange={(trash) => set('trash', trash)} />
         {draft.versions && <VersionsFields versions={draft.versions} onChange={(versions) => set('versions', versions)} />}
+        <Checkbox
+          name="quotaPrunesTrash" checked={!!draft.quotaPrunesTrash} onChange={(v) => set('quotaPrunesTrash', v)}
+          label={t('versions.settings.quotaPrunesTrash')} hint={t('versions.settings.quotaPrunesTrashHint')}
+        />
         {pageConfig.EnableExec && (
           <div className="field">
             <label className="field__label" htmlFor="settings-shell">{t('settings.global.shell')}</label>
