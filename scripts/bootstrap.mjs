@@ -46,8 +46,8 @@ function ensureDeps(bun) {
 }
 
 // System tools the suites use: Chromium (browser tests), bubblewrap (the command sandbox), brotli and zstd
-// (archive checks), nginx (benchmark anchor, load balancer of the multi-instance test), PostgreSQL (the second engine), podman and runc (the container image test); poppler-utils, ffmpeg and libheif-examples (PDF, video and HEIC previews); slapd and ldap-utils (the LDAP login tests).
-const SYSTEM_TOOLS = [['/usr/bin/chromium', 'chromium'], ['/usr/bin/bwrap', 'bubblewrap'], ['/usr/bin/brotli', 'brotli'], ['/usr/bin/zstd', 'zstd'], ['/usr/sbin/nginx', 'nginx'], ['/usr/lib/postgresql/15/bin/initdb', 'postgresql'], ['/usr/bin/podman', 'podman'], ['/usr/sbin/runc', 'runc'], ['/usr/bin/pdftoppm', 'poppler-utils'], ['/usr/bin/ffmpeg', 'ffmpeg'], ['/usr/bin/heif-convert', 'libheif-examples'], ['/usr/sbin/slapd', 'slapd'], ['/usr/bin/ldapadd', 'ldap-utils']];
+// (archive checks), nginx (benchmark anchor, load balancer of the multi-instance test), PostgreSQL (the second engine), podman and runc (the container image test); poppler-utils, ffmpeg and libheif-examples (PDF, video and HEIC previews); slapd and ldap-utils (the LDAP login tests); litmus, rclone and cadaver (the WebDAV suites).
+const SYSTEM_TOOLS = [['/usr/bin/chromium', 'chromium'], ['/usr/bin/bwrap', 'bubblewrap'], ['/usr/bin/brotli', 'brotli'], ['/usr/bin/zstd', 'zstd'], ['/usr/sbin/nginx', 'nginx'], ['/usr/lib/postgresql/15/bin/initdb', 'postgresql'], ['/usr/bin/podman', 'podman'], ['/usr/sbin/runc', 'runc'], ['/usr/bin/pdftoppm', 'poppler-utils'], ['/usr/bin/ffmpeg', 'ffmpeg'], ['/usr/bin/heif-convert', 'libheif-examples'], ['/usr/sbin/slapd', 'slapd'], ['/usr/bin/ldapadd', 'ldap-utils'], ['/usr/bin/litmus', 'litmus'], ['/usr/bin/rclone', 'rclone'], ['/usr/bin/cadaver', 'cadaver']];
 
 function ensureSystemTools() {
   const missing = SYSTEM_TOOLS.filter(([bin]) => !existsSync(bin)).map(([, pkg]) => pkg);
