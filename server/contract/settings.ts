@@ -2,6 +2,7 @@ import type { AccountSettings, SsoProviderInfo } from './accounts';
 import type { ExtractionLimits } from './job';
 import type { TrashSettings } from './trash';
 import type { VersionSettings } from './versions';
+import type { WebdavSettings } from './dav';
 import type { Rule, UserDefaults } from './user';
 
 export const EVENTS = ['upload', 'save', 'copy', 'rename', 'delete'] as const;
@@ -42,6 +43,8 @@ export interface Settings extends AccountSettings {
   trash: TrashSettings;
   /** Overwritten files keep their old content as versions (contract/versions.ts). */
   versions: VersionSettings;
+  /** The WebDAV endpoint (contract/dav.ts). */
+  webdav: WebdavSettings;
   /** A write over a full quota first deletes the user's oldest trash items and versions to make room (then 507). */
   quotaPrunesTrash: boolean;
   /** What one archive extraction may write (contract/job.ts). */
@@ -51,7 +54,7 @@ export interface Settings extends AccountSettings {
 /** Fields that PUT /api/settings may change; authMethod and authHeader are CLI-only, as in the reference. */
 export const SETTINGS_PUT_FIELDS = [
   'signup', 'createUserDir', 'userHomeBasePath', 'minimumPasswordLength', 'auditRetentionDays', 'rules', 'branding', 'tus', 'shell',
-  'commands', 'defaults', 'trash', 'extraction', 'oidc', 'ldap', 'twoFactor', 'localLogin', 'versions', 'quotaPrunesTrash',
+  'commands', 'defaults', 'trash', 'extraction', 'oidc', 'ldap', 'twoFactor', 'localLogin', 'versions', 'quotaPrunesTrash', 'webdav',
 ] as const;
 
 /** Page configuration injected into index.html (spec §3 "Page configuration flags"). */

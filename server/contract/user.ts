@@ -49,6 +49,8 @@ export interface User {
   versions?: VersionOverride | null;
   /** What may be stored under this user's scope (with their trash and versions); null or absent = no quota. */
   quota?: Quota | null;
+  /** This user may use WebDAV (`<baseURL>/dav/`); absent = true. Admins set it. */
+  webdav?: boolean;
 }
 
 /** A user as admin lists (and a user reading themselves) show it: with what their scope holds (issue 35). */

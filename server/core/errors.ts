@@ -7,7 +7,9 @@ export type ErrorCode =
   | 'NOT_FOUND' // 404
   | 'METHOD_NOT_ALLOWED' // 405
   | 'EXISTS' // 409
+  | 'PRECONDITION_FAILED' // 412: a condition of the request (If, If-Match, Overwrite: F) does not hold
   | 'TOO_LARGE' // 413
+  | 'LOCKED' // 423: a WebDAV lock the request did not submit covers the resource
   | 'UNSUPPORTED_MEDIA' // 415
   | 'RATE_LIMITED' // 429
   | 'INTERNAL' // 500: never shows its cause to the client

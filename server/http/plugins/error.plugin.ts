@@ -19,11 +19,13 @@ export const STATUS: Record<ErrorCode, number> = {
   UNAVAILABLE: 503,
   NO_SPACE: 507,
   QUOTA: 507,
+  PRECONDITION_FAILED: 412,
+  LOCKED: 423,
 };
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized',
-  403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
+  403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 412: 'Precondition Failed', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 423: 'Locked',
   416: 'Range Not Satisfiable', 429: 'Too Many Requests', 500: 'Internal Server Error', 501: 'Not Implemented', 503: 'Service Unavailable', 507: 'Insufficient Storage',
 };
 

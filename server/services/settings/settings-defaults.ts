@@ -45,6 +45,7 @@ export function defaultSettings(): Settings {
     commands: emptyCommands(),
     defaults: defaultUserTemplate(),
     trash: { enabled: true, retentionDays: 30, maxBytes: 0 },
+    webdav: { enabled: true, allowPasswords: true, macMetadata: 'ignore' },
     versions: { enabled: true, maxAgeDays: 365, maxPerFile: 100, maxBytesPerUser: 0, maxFreeSharePercent: 20 },
     quotaPrunesTrash: false,
     extraction: { ...DEFAULT_EXTRACTION_LIMITS },
