@@ -9,9 +9,25 @@ const SHAPE = /^fdt_([A-Za-z0-9_-]{12})_([A-Za-z0-9_-]{32})$/;
 
 const random = (bytes: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64url');
 
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * An id of letters and digits only: it is typed as a CLI argument (`filedeck tokens rm <id>`), where a leading '-'
+ * would read as an option. 12 of 62 characters (~71 bits), each drawn without bias (bytes past 247 are redrawn).
+ */
+function alnumId(length = 12): string {
+  let out = '';
+  while (out.length < length) {
+    for (const b of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      if (b < 248 && out.length < length) out += ALNUM[b % 62];
+    }
+  }
+  return out;
+}
+
 export function newTokenParts(): { id: string; secret: string; text: string } {
-  // The id may hold '_' (base64url); the secret's length fixes where it starts, so parsing is by position.
-  const id = random(9);
+  // Tokens made before ids were letters and digits may hold '_' or '-' in the id: parsing stays by position.
+  const id = alnumId();
   const secret = random(24);
   return { id, secret, text: `${TOKEN_PREFIX}${id}_${secret}` };
 }
