@@ -34,10 +34,10 @@ export interface BackgroundActivity {
 /**
  * Every task a server runs besides answering requests, started and stopped in one place (serve, the tests and the
  * multi-instance tests all go through it; Services.close() stops it first):
+ * - jobs a crash left behind marked interrupted (before any sweep), then the jobs' own timers (recovery, pruning);
  * - expired tus uploads every minute, and the whole root's dead temps at start and every ten minutes;
  * - the name index (built at first start, caught up at restart, then watched);
  * - the trash's retention and size caps, and unclaimed slots, at start and hourly;
- * - jobs a crash left behind marked interrupted, then the jobs' own timers (recovery, pruning);
  * - audit entries past auditRetentionDays, at start and hourly.
  * Timers never keep the process alive; stop() clears every one, ends the index's worker and watcher, and the jobs'
  * timers, so nothing is left behind.
@@ -53,6 +53,11 @@ export class Background {
     if (this.started) return;
     this.started = true;
     const { log } = this.d;
+    // Jobs a crash left behind first: their recovery removes the temp each was writing, and must find it unlocked.
+    // The temp sweep below probes every temp by taking its lock for an instant; run together, a probe of the sweep
+    // made the recovery take the temp for a live one and leave it (a rare kill -9 test failure under load).
+    await this.d.jobs.recover();
+    this.d.jobs.startTimers();
     const uploadSweep = () => void this.d.tus.sweep().catch((e) => log.warn(`upload sweep: ${(e as Error).message}`));
     this.every(60_000, uploadSweep);
     this.sweep = new TempSweep({ root: this.d.config.root, cacheDir: this.d.config.cacheDir, tus: this.d.tus, log });
@@ -64,8 +69,6 @@ export class Background {
       await versions.start();
       this.every(60_000, () => void versions.tick());
     }
-    await this.d.jobs.recover();
-    this.d.jobs.startTimers();
     const auditPurge = () => void this.d.audit.purge().catch((e) => log.warn(`audit purge: ${(e as Error).message}`));
     auditPurge();
     this.every(3_600_000, auditPurge);
