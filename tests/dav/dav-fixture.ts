@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { WebdavSettings } from '../../server/contract/dav';
 import { cli, startServer, type RunningServer } from '../helpers/binary';
 
 /**
@@ -33,6 +34,8 @@ export interface DavServer {
   addUser(username: string, password: string, ...flags: string[]): Promise<DavUser>;
   /** The admin's session token (X-Auth) for /api calls. */
   adminToken(): Promise<string>;
+  /** Changes the global `webdav` settings through the admin API (the running server sees it at once). */
+  setWebdav(patch: Partial<WebdavSettings>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -68,6 +71,12 @@ export async function startDavServer(name: string, env: Record<string, string> =
       if (r.status !== 200) throw new Error(`admin login: ${r.status}`);
       admin = await r.text();
       return admin;
+    },
+    async setWebdav(patch) {
+      const token = await this.adminToken();
+      const cur = (await (await fetch(`${server.url}/api/settings`, { headers: { 'X-Auth': token } })).json()) as { webdav: WebdavSettings };
+      const r = await fetch(`${server.url}/api/settings`, { method: 'PUT', headers: { 'X-Auth': token }, body: JSON.stringify({ webdav: { ...cur.webdav, ...patch } }) });
+      if (r.status !== 200) throw new Error(`PUT /api/settings: ${r.status} ${await r.text()}`);
     },
     async stop() {
       await server.stop();
