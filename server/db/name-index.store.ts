@@ -67,7 +67,9 @@ export class NameIndexStore {
 
   constructor(readonly file: string) {
     this.db = new Database(file, { create: true });
-    this.db.exec('pragma journal_mode = wal; pragma synchronous = normal; pragma busy_timeout = 5000;');
+    // The busy timeout first: switching to WAL needs a lock, which a process or worker still closing this file can
+    // hold for a moment (a restart); with the timeout set after it, that moment was an immediate SQLITE_BUSY.
+    this.db.exec('pragma busy_timeout = 5000; pragma journal_mode = wal; pragma synchronous = normal;');
     this.wal = new WalHeader(file);
     this.db.exec('create table if not exists meta (key text primary key, value text not null)');
     if (this.meta('schema') !== String(SCHEMA)) this.reset();
