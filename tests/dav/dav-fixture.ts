@@ -52,6 +52,13 @@ export async function startDavServer(name: string, env: Record<string, string> =
     return r.stdout;
   };
   let admin = '';
+  const adminToken = async () => {
+    if (admin) return admin;
+    const r = await fetch(`${server.url}/api/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: ADMIN_PW }) });
+    if (r.status !== 200) throw new Error(`admin login: ${r.status}`);
+    admin = await r.text();
+    return admin;
+  };
   return {
     dir,
     root,
@@ -65,15 +72,9 @@ export async function startDavServer(name: string, env: Record<string, string> =
       const out = await must(['tokens', 'add', '--user', username, '--name', `dav-${username}`, '--perm', WRITE_PERMS]);
       return { username, password, token: out.split('\n')[0]!.trim() };
     },
-    async adminToken() {
-      if (admin) return admin;
-      const r = await fetch(`${server.url}/api/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: ADMIN_PW }) });
-      if (r.status !== 200) throw new Error(`admin login: ${r.status}`);
-      admin = await r.text();
-      return admin;
-    },
+    adminToken,
     async setWebdav(patch) {
-      const token = await this.adminToken();
+      const token = await adminToken();
       const cur = (await (await fetch(`${server.url}/api/settings`, { headers: { 'X-Auth': token } })).json()) as { webdav: WebdavSettings };
       const r = await fetch(`${server.url}/api/settings`, { method: 'PUT', headers: { 'X-Auth': token }, body: JSON.stringify({ webdav: { ...cur.webdav, ...patch } }) });
       if (r.status !== 200) throw new Error(`PUT /api/settings: ${r.status} ${await r.text()}`);
