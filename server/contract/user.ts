@@ -66,7 +66,7 @@ export type UserDefaults = Omit<User, 'id' | 'username' | 'password' | 'rules'>;
 
 export const USER_FIELDS = [
   'username', 'password', 'scope', 'locale', 'lockPassword', 'viewMode', 'singleClick', 'redirectAfterCopyMove',
-  'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme', 'theme', 'trash', 'versions', 'quota',
+  'perm', 'commands', 'sorting', 'rules', 'hideDotfiles', 'dateFormat', 'aceEditorTheme', 'theme', 'trash', 'versions', 'quota', 'webdav',
 ] as const;
 export type UserField = (typeof USER_FIELDS)[number];
 

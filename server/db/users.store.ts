@@ -23,6 +23,7 @@ interface Row {
   trash: string;
   versions: string;
   quota: string;
+  webdav: number;
   updated_at: number;
 }
 
@@ -48,6 +49,7 @@ function fromRow(r: Row): StoredUser {
     trash: r.trash ? JSON.parse(r.trash) : null,
     versions: r.versions ? JSON.parse(r.versions) : null,
     quota: r.quota ? JSON.parse(r.quota) : null,
+    webdav: r.webdav === undefined ? true : !!Number(r.webdav),
     updatedAt: Number(r.updated_at),
   };
 }
@@ -73,13 +75,14 @@ function toParams(u: Omit<User, 'id'>, now: number) {
     trash: u.trash ? JSON.stringify(u.trash) : '',
     versions: u.versions ? JSON.stringify(u.versions) : '',
     quota: u.quota ? JSON.stringify(u.quota) : '',
+    webdav: u.webdav === false ? 0 : 1,
     updated_at: now,
   };
 }
 
 const COLUMNS = [
   'username', 'password', 'scope', 'locale', 'lock_password', 'view_mode', 'single_click', 'redirect_after_copy_move',
-  'perm', 'commands', 'sorting', 'rules', 'hide_dotfiles', 'date_format', 'ace_editor_theme', 'theme', 'trash', 'versions', 'quota', 'updated_at',
+  'perm', 'commands', 'sorting', 'rules', 'hide_dotfiles', 'date_format', 'ace_editor_theme', 'theme', 'trash', 'versions', 'quota', 'webdav', 'updated_at',
 ] as const;
 const values = (p: ReturnType<typeof toParams>) => COLUMNS.map((c) => p[c]);
 

@@ -1,4 +1,4 @@
-import { lstat, mkdir, rm, rmdir, stat } from 'node:fs/promises';
+import { lstat, mkdir, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { exists, forbidden } from '../core/errors';
@@ -136,6 +136,19 @@ export class ScopeWrites extends ScopeListing {
       await rm(disk, { recursive: true, force: false });
     });
     await leftAt(disk);
+  }
+
+  /**
+   * Sets an entry's modification time (WebDAV's Win32LastModifiedTime and X-OC-Mtime); the access time is kept. The
+   * entry is resolved inside the scope first, as for any write.
+   */
+  async setModified(vpath: string, mtimeMs: number): Promise<Stats> {
+    const real = await this.real(vpath);
+    return wrapFs(async () => {
+      const st = await stat(real);
+      await utimes(real, st.atime, new Date(mtimeMs));
+      return stat(real);
+    });
   }
 
   /** Removes a folder only while it is empty (undoing a folder this process just made); never follows a link. */

@@ -135,6 +135,19 @@ export function mergeSettings(current: Settings, patch: unknown, allowed: readon
       case 'versions':
         next.versions = { ...next.versions, ...normaliseVersions(v, 'versions') };
         break;
+      case 'webdav': {
+        if (!isObj(v)) throw invalid('webdav must be an object');
+        const w = { ...next.webdav };
+        for (const [f, x] of Object.entries(v)) {
+          if (f === 'enabled' || f === 'allowPasswords') w[f] = bool(x, `webdav.${f}`);
+          else if (f === 'macMetadata') {
+            if (x !== 'ignore' && x !== 'keep') throw invalid('webdav.macMetadata must be ignore or keep');
+            w.macMetadata = x;
+          } else throw invalid(`unknown settings field "webdav.${f}"`);
+        }
+        next.webdav = w;
+        break;
+      }
       case 'defaults': {
         if (!isObj(v)) throw invalid('defaults must be an object');
         const { username: _u, password: _p, id: _i, rules: _r, ...rest } = v;

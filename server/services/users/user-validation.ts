@@ -89,6 +89,7 @@ export function normaliseUserFields(data: Obj, where = 'user', opts: { allowDotS
       case 'redirectAfterCopyMove':
       case 'hideDotfiles':
       case 'dateFormat':
+      case 'webdav':
         out[k] = bool(v, name);
         break;
       case 'perm':

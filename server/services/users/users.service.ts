@@ -17,7 +17,7 @@ import { removeBelongings, type Belongings, type TrashFate } from './user-remova
 
 /** Fields whose change needs the caller's current password (json auth), and that non-admins may not touch. */
 const SENSITIVE: UserField[] = ['username', 'password', 'scope', 'lockPassword', 'commands', 'perm', 'rules'];
-const ADMIN_ONLY: UserField[] = ['username', 'scope', 'lockPassword', 'perm', 'commands', 'rules', 'trash', 'versions', 'quota'];
+const ADMIN_ONLY: UserField[] = ['username', 'scope', 'lockPassword', 'perm', 'commands', 'rules', 'trash', 'versions', 'quota', 'webdav'];
 /** Changes that end the user's other sessions at once. */
 const REVOKING: UserField[] = ['username', 'password', 'scope', 'perm', 'rules', 'commands'];
 
