@@ -1,3 +1,4 @@
+import { AppError, type ErrorCode } from '../../core/errors';
 import type { Actor } from '../actor';
 
 /**
@@ -11,7 +12,8 @@ export interface DavLockGate {
    * Throws AppError LOCKED (423) unless every lock covering one of `paths` (and, with `depth: 'infinity'`, any lock
    * below them) is owned by `actor` and its token is submitted in the request's If header (`ifHeader`, raw), and
    * throws PRECONDITION_FAILED (412) when the If header's conditions (tokens, ETags) do not hold for the request.
-   * Paths are virtual paths of the actor's scope.
+   * Paths are virtual paths of the actor's scope. Untagged If lists are about the request-URI: the first path that
+   * is not directly followed by a child of it (a parent listed at depth 0 before its member is skipped).
    */
   assertMayChange(actor: Actor, paths: { path: string; depth: '0' | 'infinity' }[], ifHeader: string | null, etagOf: (path: string) => Promise<string | null>): Promise<void>;
   /** The active locks on `path` (for the lockdiscovery property): XML fragments' data, not XML. */
@@ -44,3 +46,15 @@ export const NO_LOCKS: DavLockGate = {
   async moved() {},
   async removed() {},
 };
+
+/**
+ * A refusal RFC 4918 names with a precondition element (§16): the WebDAV answer's body is
+ * `<D:error><D:{condition}>` holding one `<D:href>` per path of `paths` (virtual paths of the actor's scope; the
+ * HTTP layer encodes them), e.g. 423 `lock-token-submitted` naming the locked resource, 409
+ * `lock-token-matches-request-uri`, 423 `no-conflicting-lock`.
+ */
+export class DavConditionError extends AppError {
+  constructor(code: ErrorCode, readonly condition: string, readonly paths: string[] = [], detail?: string) {
+    super(code, detail);
+  }
+}
