@@ -79,8 +79,8 @@ describe('WebDAV attacks', () => {
     for (const method of METHODS) {
       for (const path of TRAVERSALS) {
         const b = body(method);
-        const dest = method === 'COPY' || method === 'MOVE' ? { Destination: `${srv.url}/dav/copied-${METHODS.indexOf(method)}`, Overwrite: 'T' } : {};
-        const r = await dav(method, path, { Depth: '0', ...dest, ...(b ? { 'Content-Type': 'application/xml' } : {}) }, b);
+        const dest: Record<string, string> = method === 'COPY' || method === 'MOVE' ? { Destination: `${srv.url}/dav/copied-${METHODS.indexOf(method)}`, Overwrite: 'T' } : {};
+        const r = await dav(method, path, { Depth: '0', ...dest, ...(b ? { 'Content-Type': 'application/xml' } : {}) } as Record<string, string>, b);
         clean(r, `${method} ${path}`);
         if (/tobob|tosecret|filedeck-/.test(path) && !['OPTIONS', 'MOVE', 'DELETE', 'UNLOCK'].includes(method)) expect(r.status, `${method} ${path}`).not.toBeOneOf([200, 201, 204, 207]);
       }

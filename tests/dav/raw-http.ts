@@ -12,7 +12,7 @@ export interface RawAnswer {
 
 export function rawHttp(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<RawAnswer> {
   const u = new URL(base);
-  const payload = body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(body) ? body : Buffer.from(body);
+  const payload: Buffer = body === undefined ? Buffer.alloc(0) : typeof body === 'string' ? Buffer.from(body) : body;
   const head = [`${method} ${path} HTTP/1.1`, `Host: ${u.host}`, 'Connection: close', ...(body === undefined ? [] : [`Content-Length: ${payload.length}`]), ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n');
   return new Promise((resolve, reject) => {
     const sock = connect(Number(u.port), u.hostname);
