@@ -19,7 +19,7 @@ export function rawHttp(base: string, method: string, path: string, headers: Rec
     const got: Buffer[] = [];
     let closed = false;
     const timer = setTimeout(() => sock.destroy(new Error(`no answer to ${method} ${path}`)), 30_000);
-    sock.on('data', (d) => got.push(d));
+    sock.on('data', (d: Buffer) => got.push(d));
     const finish = () => {
       clearTimeout(timer);
       const text = Buffer.concat(got).toString('latin1');
