@@ -61,6 +61,12 @@ import { OidcService } from './services/sso/oidc.service';
 import { createFactors } from './services/factors/create-factors';
 import { useFolderCache } from './fs/folder-cache';
 import { protectOwnFiles } from './services/files/own-files';
+import { DavPropsStore } from './db/dav-props.store';
+import { DavService } from './services/dav/dav.service';
+import { DavPropsService } from './services/dav/dav-props.service';
+import { DavLogin } from './services/dav/dav-login';
+import { DavLocksStore } from './db/dav-locks.store';
+import { DavLocksService } from './services/dav/dav-locks.service';
 
 export type { Services };
 
@@ -145,10 +151,18 @@ export async function createServices(
   // What a deleted user leaves goes with them (services/users/user-removal.ts).
   users.belongings = { endJobs: (id, why) => jobs.endOwner(id, why), dropUploads: (id) => tus.dropUser(id), removeTrash: (id) => trash.purge.removeOwner(id), handTrash: (from, to) => trash.purge.handOver(from, to) };
   // Every task besides answering requests (sweeps, index, purges, job recovery, audit retention): `serve` starts it.
-  const background = new Background({ config, log, tus, index, purge: trash.purge, jobs, audit, quota, versions: versionUpkeep });
+  const background = new Background({ config, log, tus, index, purge: trash.purge, jobs, audit, quota, versions: versionUpkeep, davLocks: () => davLocks });
   const health = new HealthService(new HealthStore(db));
   const metrics = new MetricsRegistry();
   observeBackground({ health, metrics, index, jobs });
+  // WebDAV (services/dav): the lock service is the gate asked before every change; locks leave with what moves or
+  // goes for good, whatever path moved or deleted it (a follower of the files service).
+  const davLocks = new DavLocksService({ store: new DavLocksStore(db), files, root: config.root, davPrefix: `${config.baseURL}/dav`, log });
+  files.followers.push(davLocks.follower);
+  const davProps = new DavPropsService({ store: new DavPropsStore(db), root: config.root, locks: () => davLocks });
+  files.followers.push(davProps);
+  const dav = new DavService({ files, trash, quota, props: davProps, settings: () => settings.get().webdav, locks: () => davLocks });
+  const davLogin = new DavLogin({ tokenAuth, users: stores.users, settings: () => settings.get().webdav, hasSecondFactor: (id) => factors.hasSecondFactor(id), twoFactorRequired: () => !!settings.get().twoFactor?.required });
   return {
     config,
     log,
@@ -180,6 +194,10 @@ export async function createServices(
     factors,
     directory,
     oidc,
+    dav,
+    davProps,
+    davLogin,
+    davLocks,
     close: async () => {
       await background.stop();
       removeGate();

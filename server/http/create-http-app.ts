@@ -29,6 +29,8 @@ import { factorsRoutes } from './routes/factors.routes';
 import { accountRoutes } from './routes/account.routes';
 import { userAccessRoutes } from './routes/user-access.routes';
 import { ssoRoutes } from './routes/sso.routes';
+import { davRoutes } from './routes/dav.routes';
+import { DAV_LOCK_METHODS } from './dav/dav-lock-methods';
 
 /** The Elysia app for a set of services: everything lives under config.baseURL. */
 export async function createHttpApp(s: Services) {
@@ -59,6 +61,7 @@ export async function createHttpApp(s: Services) {
     .use(accountRoutes(s, auth))
     .use(userAccessRoutes(s, auth))
     .use(openapiPlugin(s, auth, () => app.routes))
+    .use(davRoutes(s, ip, DAV_LOCK_METHODS))
     .all('/api/*', () => textResponse(404))
     .use(await staticPlugin(s));
 

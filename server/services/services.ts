@@ -32,6 +32,10 @@ import type { AccountSessions } from './tokens/account-sessions';
 import type { FactorsService } from './factors/factors.service';
 import type { DirectoryLogin } from './sso/directory-login';
 import type { OidcService } from './sso/oidc.service';
+import type { DavService } from './dav/dav.service';
+import type { DavPropsService } from './dav/dav-props.service';
+import type { DavLogin } from './dav/dav-login';
+import type { DavLocksService } from './dav/dav-locks.service';
 
 /** Everything the HTTP layer and the CLI share. Built once per process by createServices(). */
 export interface Services {
@@ -80,5 +84,13 @@ export interface Services {
   directory: DirectoryLogin;
   /** OpenID Connect sign-in (services/sso/oidc.service.ts). */
   oidc: OidcService;
+  /** WebDAV methods over the same homes as the web API (services/dav, docs/decisions/0050-webdav.md). */
+  dav: DavService;
+  /** WebDAV dead properties (dav_props), following moves as a FilesService follower. */
+  davProps: DavPropsService;
+  /** Who HTTP Basic credentials on /dav/ name (tokens, or remembered account passwords). */
+  davLogin: DavLogin;
+  /** WebDAV locks (dav_locks, shared by every instance): LOCK, UNLOCK and the gate the methods ask. */
+  davLocks: DavLocksService;
   close(): Promise<void>;
 }

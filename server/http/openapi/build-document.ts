@@ -8,7 +8,11 @@ export interface RouteEntry {
 }
 
 /** Routes that are not operations: the API's 404 fallback (any method under /api/ that matched nothing). */
-export const NOT_OPERATIONS = new Set(['ALL /api/*']);
+/**
+ * Routes that are no operation: the API's catch-all 404, and WebDAV (`/dav`, `/dav/*`): its methods (PROPFIND, MKCOL,
+ * COPY, LOCK…) are not HTTP methods OpenAPI can describe, and its contract is RFC 4918 (docs/decisions/0050-webdav.md).
+ */
+export const NOT_OPERATIONS = new Set(['ALL /api/*', ...['ALL', 'GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'].flatMap((m) => [`${m} /dav`, `${m} /dav/*`])]);
 
 const SECURITY: Record<Auth, Record<string, string[]>[]> = {
   none: [],
