@@ -9,6 +9,7 @@ import { ExecSandboxNotice } from './command-runner';
 import { RulesEditor } from './rules-editor';
 import { TrashFields } from './trash-fields';
 import { VersionsFields } from './versions-fields';
+import { WebdavFields } from './webdav-fields';
 import { WholeNumberField } from './whole-number-field';
 
 interface Props {
@@ -23,7 +24,7 @@ interface Props {
 /** The shell setting is typed as one line and split on spaces, empty parts dropped. */
 export const splitShell = (text: string) => text.split(' ').map((s) => s.trim()).filter(Boolean);
 
-/** Global settings: sign-up, home folders, password length, audit retention, global rules, trash, shell (exec only) and branding. */
+/** Global settings: sign-up, home folders, password length, audit retention, global rules, trash, versions, WebDAV, shell (exec only) and branding. */
 export function GlobalForm({ draft, onChange, shell, onShell, busy, onSave }: Props) {
   const { t } = useTranslation();
   const set = <K extends keyof Settings>(key: K, value: Settings[K]) => onChange({ ...draft, [key]: value });
@@ -59,6 +60,7 @@ export function GlobalForm({ draft, onChange, shell, onShell, busy, onSave }: Pr
           name="quotaPrunesTrash" checked={!!draft.quotaPrunesTrash} onChange={(v) => set('quotaPrunesTrash', v)}
           label={t('versions.settings.quotaPrunesTrash')} hint={t('versions.settings.quotaPrunesTrashHint')}
         />
+        {draft.webdav && <WebdavFields webdav={draft.webdav} onChange={(webdav) => set('webdav', webdav)} />}
         {pageConfig.EnableExec && (
           <div className="field">
             <label className="field__label" htmlFor="settings-shell">{t('settings.global.shell')}</label>

@@ -93,6 +93,9 @@ export function UserFields({ user, onChange, mode, createHome = false, onCreateH
         </label>
       )}
       <QuotaFields quota={user.quota} onChange={(q) => set('quota', q)} />
+      {identity && (
+        <Checkbox name="webdav" checked={user.webdav !== false} onChange={(v) => set('webdav', v)} label={t('users.webdav')} hint={t('users.webdavHint')} />
+      )}
       {identity && globalVersions && <UserVersionsFields override={user.versions} global={globalVersions} onChange={(o) => set('versions', o)} />}
       {identity && globalTrash && <UserTrashFields override={user.trash} global={globalTrash} onChange={(o) => set('trash', o)} />}
       {identity && <RulesEditor id="user" rules={user.rules} onChange={(rules) => set('rules', rules)} />}

@@ -6,13 +6,14 @@ import { PasskeysCard } from '../../components/account/passkeys-card';
 import { SessionsCard } from '../../components/account/sessions-card';
 import { TokensCard } from '../../components/account/tokens-card';
 import { TwoFactorCard } from '../../components/account/two-factor-card';
+import { WebdavCard } from '../../components/account/webdav-card';
 import { SettingsLayout } from '../../components/settings/settings-layout';
 import { ErrorState } from '../../components/ui/error-state';
 import { account, loadAccount } from '../../state/account.state';
 import { auth } from '../../state/auth.state';
 import '../../styles/account.css';
 
-/** /settings/security: the signed-in user's sessions, two-factor sign-in, passkeys and API tokens. */
+/** /settings/security: the signed-in user's sessions, two-factor sign-in, passkeys, API tokens and the WebDAV address. */
 export function SecurityScreen() {
   const { t } = useTranslation();
   const { sessions, factors, tokens, error } = useSnapshot(account);
@@ -34,6 +35,7 @@ export function SecurityScreen() {
           <PasskeysCard passkeys={factors.passkeys} />
         </div>
         <TokensCard tokens={tokens as ApiTokenInfo[]} own={user.perm} />
+        {user.webdav !== false && <WebdavCard username={user.username} />}
       </div>
     );
 
