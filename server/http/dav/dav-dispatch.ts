@@ -5,6 +5,7 @@ import { download } from '../download';
 import type { ClientIp } from '../client-ip';
 import { pathAfter } from '../request-path';
 import { davActor } from './dav-auth';
+import { withDavConditions } from './dav-lock-conditions';
 import { hasBody, readCapped } from './dav-body';
 import { depthOf, destinationOf, ocMtimeOf, overwriteOf } from './dav-headers';
 import { parsePropfind, propfind } from './dav-propfind';
@@ -102,6 +103,7 @@ export function davDispatcher(s: Services, ip: ClientIp, extra: Record<string, D
     const handler = methods[request.method];
     if (!handler) return empty(405, { Allow: allow });
     const { path, dir } = pathAfter(request, prefix);
-    return handler({ s, ip, request, server, actor, prefix, path, dir });
+    // A precondition refusal (a 423 naming the locked resource…) answers with its DAV:error body (dav-lock-conditions.ts).
+    return withDavConditions(prefix, () => handler({ s, ip, request, server, actor, prefix, path, dir }));
   };
 }

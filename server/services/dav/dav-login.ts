@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { StoredUser } from '../../contract/user';
 import type { WebdavSettings } from '../../contract/dav';
-import { forbidden, notFound, unauthorized } from '../../core/errors';
+import { AppError, forbidden, notFound, unauthorized } from '../../core/errors';
 import type { UsersStore } from '../../db/users.store';
 import { looksLikeApiToken } from '../tokens/token-secret';
 import type { TokenAuth } from '../tokens/token-auth';
@@ -64,7 +64,10 @@ export class DavLogin {
   }
 
   private async verify(username: string, secret: string, address: string): Promise<{ user: StoredUser; limits?: TokenLimits }> {
-    const found = await this.d.tokenAuth.basicCredentials(username, secret, address);
+    // Wrong credentials are a 403 for the login form; a WebDAV client needs the 401 challenge to ask again.
+    const found = await this.d.tokenAuth.basicCredentials(username, secret, address).catch((e) => {
+      throw e instanceof AppError && e.code === 'FORBIDDEN' && !e.detail ? unauthorized() : e;
+    });
     const key = this.keyOf(username, secret);
     if (!this.remembered.has(key) && this.remembered.size >= KEPT) this.remembered.delete(this.remembered.keys().next().value!);
     this.remembered.set(key, { userId: found.user.id, updatedAt: found.user.updatedAt, hash: found.user.password, at: this.now() });

@@ -37,10 +37,13 @@ export interface PropStatus {
  * they follow moves (registered as a FilesService follower, like versions) and go with the item when it is deleted.
  */
 export class DavPropsService implements FileFollower {
-  private readonly realRoot: string;
+  private root: string | null = null;
 
-  constructor(private readonly d: { store: DavPropsStore; root: string; locks: () => DavLockGate }) {
-    this.realRoot = realRootOf(d.root);
+  constructor(private readonly d: { store: DavPropsStore; root: string; locks: () => DavLockGate }) {}
+
+  /** The files root's real path, read when first needed (the root is made at start, after the services). */
+  private get realRoot(): string {
+    return (this.root ??= realRootOf(this.d.root));
   }
 
   /** The key of a real location: its path under the files root ('' for the root), null outside it. */
