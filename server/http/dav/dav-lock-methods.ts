@@ -1,7 +1,8 @@
 import { AppError, invalid } from '../../core/errors';
-import { DavConditionError, type ActiveLock } from '../../services/dav/dav-lock-gate';
+import type { ActiveLock } from '../../services/dav/dav-lock-gate';
 import { MAX_OWNER_XML } from '../../services/dav/dav-locks.service';
 import { readCapped } from './dav-body';
+import { withDavConditions } from './dav-lock-conditions';
 import type { DavMethod, DavRequest } from './dav-dispatch';
 import { depthOf, hrefOf } from './dav-headers';
 import { lockDiscoveryXml, xmlResponse } from './dav-multistatus';
@@ -31,32 +32,13 @@ function lockAnswer(r: DavRequest, status: number, locks: ActiveLock[], headers:
   return xmlResponse(status, body, headers);
 }
 
-/** A precondition refusal (423, 409, 412) with its DAV:error body naming the resources (RFC 4918 §16). */
-export function davConditionResponse(e: DavConditionError, prefix: string, status: number): Response {
-  const hrefs = e.paths.map((p) => `<D:href>${escapeXml(hrefOf(prefix, p, false))}</D:href>`).join('');
-  return xmlResponse(status, `<D:error xmlns:D="DAV:"><D:${e.condition}>${hrefs}</D:${e.condition}></D:error>`);
-}
-
-const STATUS: Partial<Record<string, number>> = { LOCKED: 423, EXISTS: 409, PRECONDITION_FAILED: 412 };
-
-/** Runs a lock method; a precondition refusal becomes its XML answer, anything else goes to the error plugin. */
-async function answering(r: DavRequest, fn: () => Promise<Response>): Promise<Response> {
-  try {
-    return await fn();
-  } catch (e) {
-    const status = e instanceof DavConditionError ? STATUS[e.code] : undefined;
-    if (status) return davConditionResponse(e as DavConditionError, r.prefix, status);
-    throw e;
-  }
-}
-
 /**
  * LOCK and UNLOCK (RFC 4918 §9.10, §9.11), handed to the WebDAV dispatcher beside the other methods. The lock
  * service decides everything (services/dav/dav-locks.service.ts); this reads the headers and the lockinfo.
  */
 export const DAV_LOCK_METHODS: Record<string, DavMethod> = {
   LOCK: (r) =>
-    answering(r, async () => {
+    withDavConditions(r.prefix, async () => {
       const { s, actor, path, request } = r;
       const depth = depthOf(request) ?? 'infinity';
       if (depth === '1') throw invalid('LOCK takes Depth 0 or infinity');
@@ -71,7 +53,7 @@ export const DAV_LOCK_METHODS: Record<string, DavMethod> = {
       return lockAnswer(r, created ? 201 : 200, [lock], { 'Lock-Token': `<${lock.token}>` });
     }),
   UNLOCK: (r) =>
-    answering(r, async () => {
+    withDavConditions(r.prefix, async () => {
       await r.s.davLocks.unlock(r.actor, r.path, r.request.headers.get('lock-token'));
       return new Response(null, { status: 204 });
     }),

@@ -21,6 +21,8 @@ export interface BackgroundDeps {
   versions?: VersionUpkeep;
   /** Quotas: stale reservations swept at start, usage re-measured every five minutes (outside changes show). */
   quota?: QuotaService;
+  /** WebDAV locks: expired rows swept every minute (they are ignored from the moment they expire). */
+  davLocks?: () => { sweep(): Promise<number> };
 }
 
 /** What is running, for the lifecycle test: each must be zero (false) after stop(). */
@@ -79,6 +81,8 @@ export class Background {
       reconcile();
       this.every(300_000, reconcile);
     }
+    const davLocks = this.d.davLocks;
+    if (davLocks) this.every(60_000, () => void davLocks().sweep().catch((e) => log.warn(`webdav lock sweep: ${(e as Error).message}`)));
   }
 
   /** Stops every task; safe to call more than once, and before start(). */

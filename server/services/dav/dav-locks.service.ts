@@ -36,6 +36,8 @@ export interface LockRequest {
   timeout: string | null;
   ifHeader: string | null;
   etagOf: EtagOf;
+  /** Whether an unmapped URL is made into an empty file (false for a name the server drops, macOS metadata). */
+  create?: boolean;
 }
 
 /** The longest and the default lock: an Infinite request gets the longest (RFC 4918 §10.7 lets the server choose). */
@@ -65,15 +67,15 @@ export function grantedTimeout(header: string | null): number {
 export class DavLocksService implements DavLockGate {
   /** The clock (tests move it to expire locks). */
   clock: () => number = Date.now;
+  /** At most this many live locks per user (tests lower it). */
+  maxPerUser: number;
   private readonly keys: DavLockKeys;
 
   constructor(private readonly d: DavLocksDeps) {
     this.keys = new DavLockKeys(d.root);
+    this.maxPerUser = d.maxPerUser ?? 1000;
   }
 
-  private get maxPerUser(): number {
-    return this.d.maxPerUser ?? 1000;
-  }
 
   /** Told by the files service when something moves or goes for good, whoever did it: its locks go. */
   readonly follower: FileFollower = {
@@ -125,7 +127,7 @@ export class DavLocksService implements DavLockGate {
     if (lists && !(await this.holds(actor, lists, req.path, req.etagOf))) throw new AppError('PRECONDITION_FAILED', 'the If header does not hold');
     const key = await this.keys.of(actor, req.path);
     await this.conflicts(req.path, key, req, this.clock()); // before an unmapped URL is made: a refused LOCK leaves nothing
-    if (!existing) await this.createEmpty(actor, req);
+    if (!existing && req.create !== false) await this.createEmpty(actor, req);
     const timeoutS = grantedTimeout(req.timeout);
     const row = await this.d.store.transaction(async (store) => {
       await store.decideAlone();
