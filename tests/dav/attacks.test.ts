@@ -58,7 +58,7 @@ describe('WebDAV attacks', () => {
   };
 
   beforeAll(async () => {
-    srv = await startDavServer('attacks');
+    srv = await startDavServer('attacks', { base: existsSync('/dev/shm') ? '/dev/shm' : undefined });
     mkdirSync(join(srv.root, 'alice', 'sub'), { recursive: true });
     mkdirSync(join(srv.root, 'bob'), { recursive: true });
     writeFileSync(join(srv.root, 'secret.txt'), OUTSIDE);
@@ -161,19 +161,36 @@ describe('WebDAV attacks', () => {
     expect((await rssOf(pid)) - before).toBeLessThan(32 * 1024 * 1024);
   }, 90_000);
 
-  test('huge PROPPATCH and LOCK bodies: 413 or 400 before parsing, memory flat', async () => {
+  test('huge PROPPATCH and LOCK bodies: 413 before parsing (declared, sent, or chunked without a length), memory flat', async () => {
     const pid = srv.server.proc.pid;
     const before = await rssOf(pid);
+    const xml = { 'Content-Type': 'application/xml' };
+    // A declared size over the cap is answered before a byte of the body is read.
+    for (const method of ['PROPPATCH', 'LOCK']) {
+      const r = await dav(method, '/a.txt', { ...xml, 'Content-Length': String(64 * 1024 * 1024) });
+      expect(r.status, method).toBe(413);
+    }
+    // 64 MiB actually sent, with its length and chunked without one: refused as it arrives. The server may reset
+    // the connection while the client is still sending, which can swallow the 413 (status 0 here).
     const filler = Buffer.alloc(64 * 1024 * 1024, 'a');
     const pp = Buffer.concat([Buffer.from('<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:"><D:set><D:prop><x:p xmlns:x="urn:x">'), filler, Buffer.from('</x:p></D:prop></D:set></D:propertyupdate>')]);
-    const r1 = await dav('PROPPATCH', '/a.txt', { 'Content-Type': 'application/xml' }, pp);
-    expect(r1.status).toBeOneOf([400, 413]);
     const lk = Buffer.concat([Buffer.from('<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>'), filler, Buffer.from('</D:owner></D:lockinfo>')]);
-    const r2 = await dav('LOCK', '/a.txt', { 'Content-Type': 'application/xml' }, lk);
-    expect(r2.status).toBeOneOf([400, 413]);
+    const chunked = (b: Buffer) => {
+      const parts: Buffer[] = [];
+      for (let o = 0; o < b.length; o += 1 << 20) {
+        const c = b.subarray(o, o + (1 << 20));
+        parts.push(Buffer.from(`${c.length.toString(16)}\r\n`), c, Buffer.from('\r\n'));
+      }
+      return Buffer.concat([...parts, Buffer.from('0\r\n\r\n')]);
+    };
+    for (const [method, b] of [['PROPPATCH', pp], ['LOCK', lk]] as const) {
+      expect((await dav(method, '/a.txt', xml, b)).status, method).toBeOneOf([0, 400, 413]);
+      expect((await dav(method, '/a.txt', { ...xml, 'Transfer-Encoding': 'chunked' }, chunked(b))).status, `${method} chunked`).toBeOneOf([0, 400, 413]);
+    }
     // Many small properties in a body under the cap: refused or stored, never a crash.
     const many = `<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:"><D:set><D:prop>${Array.from({ length: 20_000 }, (_, i) => `<x:p${i} xmlns:x="urn:x">v</x:p${i}>`).join('')}</D:prop></D:set></D:propertyupdate>`;
-    const r3 = await dav('PROPPATCH', '/a.txt', { 'Content-Type': 'application/xml' }, many);
+    const r3 = await dav('PROPPATCH', '/a.txt', xml, many);
+    expect(r3.status).toBeGreaterThan(0);
     expect(r3.status).toBeLessThan(500);
     expect((await rssOf(pid)) - before).toBeLessThan(48 * 1024 * 1024);
     expect((await dav('GET', '/a.txt')).status).toBe(200);
@@ -212,8 +229,6 @@ describe('WebDAV attacks', () => {
     const api = await rawHttp(srv.url, 'GET', '/api/resources/', {});
     expect(api.status).toBe(401);
     expect(api.headers['www-authenticate'] ?? '').not.toMatch(/Basic/i);
-    const apiBasic = await rawHttp(srv.url, 'GET', '/api/resources/', { Authorization: basic(alice.username, alice.token) });
-    expect(apiBasic.status).toBe(401);
     expect(readFileSync(join(srv.root, 'alice', 'a.txt'), 'utf8')).toBe('alice file');
     expect(statSync(join(srv.root, 'secret.txt')).size).toBe(OUTSIDE.length);
   });

@@ -39,12 +39,16 @@ export interface DavServer {
   stop(): Promise<void>;
 }
 
-export async function startDavServer(name: string, env: Record<string, string> = {}): Promise<DavServer> {
-  const dir = mkdtempSync(join(tmpdir(), `filedeck-dav-${name}-`));
+/**
+ * `base`: where the temp folder goes (default: the system's temp folder). The attack test puts its 100,000-entry
+ * tree on /dev/shm: creating that many files on this disk takes a minute, on tmpfs a second.
+ */
+export async function startDavServer(name: string, opts: { env?: Record<string, string>; base?: string } = {}): Promise<DavServer> {
+  const dir = mkdtempSync(join(opts.base ?? tmpdir(), `filedeck-dav-${name}-`));
   const root = join(dir, 'files');
   const db = join(dir, 'db', 'filedeck.db');
   mkdirSync(root, { recursive: true });
-  const server = await startServer(['-d', db, '-r', root, '--password', ADMIN_PW, '--log', ''], { cwd: dir, env });
+  const server = await startServer(['-d', db, '-r', root, '--password', ADMIN_PW, '--log', ''], { cwd: dir, env: opts.env });
   const fd = (...args: string[]) => cli(['-d', db, '-r', root, ...args], { cwd: dir });
   const must = async (args: string[]) => {
     const r = await fd(...args);
