@@ -75,6 +75,11 @@ export class DavLocksStore {
     return (await this.db.all<DavLockRow>(`${SELECT} WHERE ${BELOW} AND root <> ? AND expires_at > ?`, ...belowParams(root), root, now)).map(fromRow);
   }
 
+  /** Whether any live lock exists at all (a listing of a folder without locks then asks nothing per entry). */
+  async anyLive(now: number): Promise<boolean> {
+    return (await this.db.get('SELECT 1 AS one FROM dav_locks WHERE expires_at > ? LIMIT 1', now)) !== null;
+  }
+
   /** Live locks one user holds (the per-user cap). */
   async countOwned(ownerId: number, now: number): Promise<number> {
     const r = await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM dav_locks WHERE owner_id = ? AND expires_at > ?', ownerId, now);

@@ -92,6 +92,21 @@ describe('exclusive and shared locks', () => {
   });
 });
 
+test('PROPFIND shows the lock in lockdiscovery, at its root and on what it covers, to every user', async () => {
+  const t = await app();
+  const find = async (user: string, path: string) =>
+    (await dav(t, user, 'PROPFIND', path, { headers: { Depth: '0' }, body: '<D:propfind xmlns:D="DAV:"><D:prop><D:lockdiscovery/></D:prop></D:propfind>' })).text();
+  expect(await find('bob', '/dir/x.txt')).not.toContain('activelock'); // asked before any lock exists
+  const l = await lock(t, 'alice', '/dir', 'shared', { Depth: 'infinity' });
+  for (const [user, path] of [['alice', '/dir'], ['bob', '/dir/x.txt']]) {
+    const xml = await find(user!, path!);
+    expect(xml).toContain(l.token);
+    expect(xml).toContain('<D:lockroot><D:href>/dav/dir</D:href></D:lockroot>');
+    expect(xml).toContain('<D:shared/>');
+  }
+  expect(await find('bob', '/a.txt')).not.toContain('activelock');
+});
+
 describe('what a lock stops', () => {
   test('depth infinity on a folder blocks a child PUT, a new member, MKCOL and DELETE until the token is submitted', async () => {
     const t = await app();

@@ -99,6 +99,7 @@ export class DavLocksService implements DavLockGate {
   }
 
   async discovery(actor: Actor, path: string): Promise<ActiveLock[]> {
+    if (!(await this.anyLive())) return [];
     const key = await this.keys.of(actor, path).catch(() => null);
     if (key === null) return [];
     const now = this.clock();
@@ -138,6 +139,7 @@ export class DavLocksService implements DavLockGate {
       await store.insert(r);
       return r;
     });
+    this.anyLiveCache = null;
     return { lock: this.active(row, req.path, row.createdAt), created: !existing };
   }
 
@@ -172,6 +174,19 @@ export class DavLocksService implements DavLockGate {
     if (!row || !covers(row, await this.keys.of(actor, path))) throw new DavConditionError('EXISTS', 'lock-token-matches-request-uri', [], 'no such lock on this resource');
     if (row.ownerId !== actor.user?.id) throw forbidden('this lock belongs to another user');
     await this.d.store.delete(token);
+  }
+
+  /**
+   * Whether any lock is live, remembered for a second: PROPFIND asks discovery for every entry it lists (allprop
+   * includes lockdiscovery), and a 10,000-entry folder should not cost 10,000 queries when nothing is locked. Only
+   * discovery reads it (a lock another instance took shows in listings within a second); every decision reads the
+   * table. A lock taken here forgets it at once.
+   */
+  private anyLiveCache: { at: number; any: Promise<boolean> } | null = null;
+  private anyLive(): Promise<boolean> {
+    const now = Date.now();
+    if (!this.anyLiveCache || now - this.anyLiveCache.at > 1000) this.anyLiveCache = { at: now, any: this.d.store.anyLive(this.clock()).catch(() => true) };
+    return this.anyLiveCache.any;
   }
 
   /** Drops expired rows (Background, every minute); a lock past its time is already ignored by every query. */
