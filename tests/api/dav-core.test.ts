@@ -144,6 +144,31 @@ describe('WebDAV flows', () => {
     expect(await read('/copy/web.txt')).toContain('>blue <');
   });
 
+  test('dead properties go into the trash with their item: a new item at its name starts bare, a restore brings them back, an empty drops them', async () => {
+    t = await makeTestApp();
+    await setup(t);
+    const read = async (p: string) => (await dav('PROPFIND', p, { headers: { Depth: '0' }, raw: propfindOf('<Z:color xmlns:Z="urn:z"/>') })).text();
+    expect((await dav('PROPPATCH', '/docs/a.txt', { raw: proppatch('<Z:color>blue</Z:color>') })).status).toBe(207);
+    // Deleted through the web API (the same delete sequence as WebDAV's DELETE).
+    const session = await t.login('bob', USER_PASSWORD);
+    expect((await t.req('DELETE', '/api/resources/docs/a.txt', { token: session })).status).toBe(204);
+    expect((await dav('PUT', '/docs/a.txt', { raw: 'another file' })).status).toBe(201);
+    expect(await read('/docs/a.txt')).not.toContain('blue');
+    expect((await dav('DELETE', '/docs/a.txt')).status).toBe(204);
+    const { items } = (await (await t.req('GET', '/api/trash', { token: session })).json()) as { items: { id: string; deletedAt: number }[] };
+    const first = items.sort((x, y) => x.deletedAt - y.deletedAt)[0]!;
+    expect((await t.req('POST', `/api/trash/${first.id}/restore`, { token: session })).status).toBe(200);
+    expect(await read('/docs/a.txt')).toContain('>blue<');
+    // The second item (a.txt of 'another file') goes for good: no property row of any trash item is left behind.
+    const rows = async () => (await t.s.db.all<{ path: string }>('SELECT path FROM dav_props')).map((r) => r.path);
+    expect((await dav('PROPPATCH', '/docs/none.txt', { raw: proppatch('<Z:color>red</Z:color>') })).status).toBe(404);
+    expect((await dav('PROPPATCH', '/docs/b.txt', { raw: proppatch('<Z:color>red</Z:color>') })).status).toBe(207);
+    expect((await dav('DELETE', '/docs/b.txt')).status).toBe(204);
+    expect((await rows()).filter((p) => p.startsWith('.filedeck-trash/'))).toHaveLength(1);
+    expect((await t.req('DELETE', '/api/trash', { token: session })).status).toBe(200);
+    expect(await rows()).toEqual(['bob/docs/a.txt']);
+  });
+
   test('Win32 times: stored and the modification time applied to the file', async () => {
     t = await makeTestApp();
     await setup(t);

@@ -344,3 +344,17 @@ describe.skipIf(!PG)('two instances on one PostgreSQL', () => {
     }
   });
 });
+
+describe('locks and the trash', () => {
+  test('an item deleted to the trash through the web API takes its locks along: a new file at its name is not locked', async () => {
+    const t = await app();
+    const a = await lock(t, 'alice', '/a.txt');
+    expect(a.status).toBe(200);
+    expect((await dav(t, 'bob', 'PUT', '/a.txt', { body: 'bob' })).status).toBe(423);
+    const session = await t.login('alice', USER_PASSWORD);
+    expect((await t.req('DELETE', '/api/resources/a.txt', { token: session })).status).toBe(204);
+    expect(await lockRows(t)).toBe(0);
+    expect((await dav(t, 'bob', 'PUT', '/a.txt', { body: 'bob' })).status).toBe(201);
+    expect(readFileSync(join(t.root, 'a.txt'), 'utf8')).toBe('bob');
+  });
+});

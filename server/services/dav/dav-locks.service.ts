@@ -77,10 +77,14 @@ export class DavLocksService implements DavLockGate {
   }
 
 
-  /** Told by the files service when something moves or goes for good, whoever did it: its locks go. */
+  /**
+   * Told by the files service when something moves, goes into the trash or goes for good, whoever did it: its locks
+   * go (a lock is on a place; a restored item comes back unlocked, and a new item at the old name is not locked).
+   */
   readonly follower: FileFollower = {
     moved: async (from) => void (await this.d.store.deleteUnder(this.keys.ofReal(from))),
     removed: async (entry) => void (await this.d.store.deleteUnder(this.keys.ofReal(entry))),
+    trashed: async (entry) => void (await this.d.store.deleteUnder(this.keys.ofReal(entry))),
   };
 
   async assertMayChange(actor: Actor, paths: { path: string; depth: '0' | 'infinity' }[], ifHeader: string | null, etagOf: EtagOf): Promise<void> {

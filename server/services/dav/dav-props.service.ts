@@ -125,9 +125,25 @@ export class DavPropsService implements FileFollower {
     await this.d.store.apply(b, await this.d.store.of(a), []);
   }
 
-  /** The item that had key `key` (keyFor, read before it went) is gone into the trash: its properties go, so a new item at its name starts bare. */
-  async dropped(key: string | null): Promise<void> {
-    if (key) await this.d.store.deleteUnder(key);
+  /**
+   * FileFollower: `entry` went into the trash. Its properties are kept under a key no file can have (a trash item's),
+   * so a new item at its name starts bare, and they come back if the item is restored.
+   */
+  async trashed(entry: string, trashId: string): Promise<void> {
+    const key = this.keyOf(entry);
+    if (key !== null && key !== '') await this.d.store.movePaths(key, trashKey(trashId));
+  }
+
+  /** FileFollower: trash item `trashId` is back at `to`: its properties are the item's again. */
+  async untrashed(trashId: string, _from: string, to: string): Promise<void> {
+    const key = this.keyOf(to);
+    if (key === null || key === '') return this.trashGone(trashId);
+    await this.d.store.movePaths(trashKey(trashId), key);
+  }
+
+  /** FileFollower: trash item `trashId` went for good, and its properties with it. */
+  async trashGone(trashId: string): Promise<void> {
+    await this.d.store.deleteUnder(trashKey(trashId));
   }
 
   /** FileFollower: `from` now lives at `to` (real locations). */
@@ -145,3 +161,9 @@ export class DavPropsService implements FileFollower {
     if (key !== null && key !== '') await this.d.store.deleteUnder(key);
   }
 }
+
+/**
+ * Where a trashed item's properties wait: under the reserved trash name, a key no WebDAV or API path can name (and
+ * free of NUL, which PostgreSQL text cannot hold).
+ */
+const trashKey = (trashId: string): string => `.filedeck-trash/props/${trashId}`;

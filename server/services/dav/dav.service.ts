@@ -108,9 +108,8 @@ export class DavService {
     if (this.ignored(path)) return;
     await actor.fs.stat(path);
     await this.locks.assertMayChange(actor, [{ path: parentOf(path), depth: '0' }, { path, depth: 'infinity' }], ifHeader, this.etagOf(actor));
-    const key = await this.d.props.keyFor(actor, path);
+    // The properties follow the item into the trash (DavPropsService is a follower of the delete sequence).
     await this.d.trash.delete(actor, path);
-    await this.d.props.dropped(key);
     await this.locks.removed(actor, path);
   }
 

@@ -56,9 +56,20 @@ export interface DeleteSequence {
 }
 
 /** Told when files move or go for good, after the bookkeeping of links and previews (versions follow their file). */
+/**
+ * What keeps records about files by their place (versions, WebDAV properties and locks) and must follow them. Real
+ * locations throughout. A delete to the trash is neither a move nor a removal: the item may come back (untrashed) or
+ * go for good (trashGone), and what a follower keeps of it goes along.
+ */
 export interface FileFollower {
   moved(from: string, to: string): Promise<void>;
   removed(entry: string): Promise<void>;
+  /** `entry` went into the trash as item `trashId`. */
+  trashed?(entry: string, trashId: string): Promise<void>;
+  /** Trash item `trashId`, deleted from `from`, is back at `to`. */
+  untrashed?(trashId: string, from: string, to: string): Promise<void>;
+  /** Trash item `trashId` was deleted for good (emptied, purged). */
+  trashGone?(trashId: string): Promise<void>;
 }
 
 /** Reading files and folders inside the actor's scope, under its rules. Writes live in files-write.ts. */

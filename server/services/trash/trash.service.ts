@@ -43,8 +43,10 @@ export class TrashService implements DeleteSequence {
 
   constructor(private readonly d: TrashDeps) {
     this.purge = new TrashPurge(d.store, d.users, d.shares, d.trashSettings, d.now);
-    // An item deleted for good takes along the versions it carried.
-    if (d.versions) this.purge.onRemoved = (id) => d.versions!.trashGone(id);
+    // An item deleted for good takes along what the followers kept of it (its versions, its WebDAV properties).
+    this.purge.onRemoved = async (id) => {
+      for (const f of d.files.followers) await f.trashGone?.(id);
+    };
     d.files.useDeleteSequence(this);
   }
 
@@ -100,7 +102,8 @@ export class TrashService implements DeleteSequence {
         await this.d.store.insert(row);
         // Links follow the item into the trash (404 there: no scope reaches it) and come back on restore.
         await this.d.shares.moveTarget(entry, trashReal);
-        await this.d.versions?.trashed(entry, id); // versions go with their file (and come back with it)
+        // What the followers keep of it (versions, WebDAV properties and locks) goes with it, and comes back with it.
+        for (const f of this.d.files.followers) await f.trashed?.(entry, id);
       } catch (e) {
         // No row, no trash item: put it back where it was rather than leave an orphan in the trash.
         await this.d.store.delete(id).catch(() => {});
@@ -230,7 +233,7 @@ export class TrashService implements DeleteSequence {
     }
     if (!placed) throw exists(`${target} exists`);
     await this.d.shares.moveTarget(row.trashReal, to);
-    await this.d.versions?.untrashed(row.id, row.originalReal, to);
+    for (const f of this.d.files.followers) await f.untrashed?.(row.id, row.originalReal, to);
     return target;
   }
 
@@ -259,7 +262,7 @@ export class TrashService implements DeleteSequence {
     }
     await this.d.files.replaced(to, (await by.fs.stat(dst)).stats);
     await this.d.shares.moveTarget(row.trashReal, to);
-    await this.d.versions?.untrashed(row.id, row.originalReal, to);
+    for (const f of this.d.files.followers) await f.untrashed?.(row.id, row.originalReal, to);
     return dst;
   }
 
