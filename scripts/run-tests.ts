@@ -46,9 +46,11 @@ const ms = (out: string) => Number(/__ms=(\d+)/.exec(out)?.[1] ?? 0);
  * The webdav suite's litmus file prints "litmus <group>: P of N passed" per group; each group is one bun test there,
  * but here it counts as litmus' own N tests (P passed, N - P failed), so the final line holds all 104.
  */
+const litmusLines: string[] = [];
 function litmusRecount(out: string): { passed: number; failed: number; failures: string[] } {
   const d = { passed: 0, failed: 0, failures: [] as string[] };
-  for (const m of out.matchAll(/^litmus (\w+): (\d+) of (\d+) passed/gm)) {
+  litmusLines.push(...(out.match(/^litmus \w+: \d+ of \d+ passed.*$/gm) ?? []));
+  for (const m of out.matchAll(/^litmus (basic|copymove|props|locks|http): (\d+) of (\d+) passed/gm)) {
     const [p, n] = [Number(m[2]), Number(m[3])];
     d.passed += p - (p === n ? 1 : 0);
     d.failed += n - p - (p === n ? 0 : 1);
@@ -147,6 +149,8 @@ if (!only || only === 'e2e') {
 
 console.log('\n=== summary');
 for (const r of results) console.log(`${r.name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  (${(r.ms / 1000).toFixed(1)} s)`);
+// litmus per group and in all (the webdav suite), next to the totals.
+for (const l of litmusLines) console.log(l);
 // The failing tests again, by name, next to the totals: a long run's log is often read from its end only.
 for (const r of results) for (const f of r.failures) console.log(`${r.name}: ${f}`);
 // Every test that needed the retry to pass, by name: none is the only good answer.
