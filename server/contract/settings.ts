@@ -91,4 +91,6 @@ export interface PageConfig {
   LocalLogin: boolean;
   /** Passkey sign-in is offered on the login page. */
   Passkeys: boolean;
+  /** The WebDAV endpoint answers (settings.webdav.enabled): the Security page shows how to connect. */
+  WebDAV: boolean;
 }

@@ -36,6 +36,7 @@ export function pageConfig(config: Readonly<Config>, settings: Settings, execSan
     // The password form also serves LDAP, which still signs in with local passwords off (decision 0046).
     LocalLogin: settings.localLogin || (settings.ldap.enabled && !!settings.ldap.url),
     Passkeys: settings.authMethod === 'json',
+    WebDAV: settings.webdav.enabled,
   };
 }
 

@@ -28,6 +28,7 @@ const DEFAULTS: PageConfig = {
   Sso: [],
   LocalLogin: true,
   Passkeys: true,
+  WebDAV: true,
 };
 
 function readPageConfig(): Readonly<PageConfig> {

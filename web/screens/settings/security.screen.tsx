@@ -7,6 +7,7 @@ import { SessionsCard } from '../../components/account/sessions-card';
 import { TokensCard } from '../../components/account/tokens-card';
 import { TwoFactorCard } from '../../components/account/two-factor-card';
 import { WebdavCard } from '../../components/account/webdav-card';
+import { pageConfig } from '../../api/page-config';
 import { SettingsLayout } from '../../components/settings/settings-layout';
 import { ErrorState } from '../../components/ui/error-state';
 import { account, loadAccount } from '../../state/account.state';
@@ -35,7 +36,7 @@ export function SecurityScreen() {
           <PasskeysCard passkeys={factors.passkeys} />
         </div>
         <TokensCard tokens={tokens as ApiTokenInfo[]} own={user.perm} />
-        {user.webdav !== false && <WebdavCard username={user.username} />}
+        {pageConfig.WebDAV && user.webdav !== false && <WebdavCard username={user.username} />}
       </div>
     );
 
