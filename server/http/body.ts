@@ -3,13 +3,13 @@ import { AppError, invalid } from '../core/errors';
 export const JSON_LIMIT = 1024 * 1024;
 
 /**
- * Reads a JSON body of at most `limit` bytes, counting bytes as they arrive (a lying or absent
- * Content-Length cannot make us buffer more). Malformed JSON is a 400, an oversized body a 413.
+ * A request body as text of at most `limit` bytes, counted as it arrives (a lying or absent Content-Length cannot
+ * make us buffer more): 413 past it. No body reads as ''.
  */
-export async function readJson(request: Request, limit = JSON_LIMIT): Promise<unknown> {
+export async function readCapped(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) throw new AppError('TOO_LARGE', `request body is larger than ${limit} bytes`);
-  if (!request.body) throw invalid('request body is empty');
+  if (!request.body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
@@ -23,7 +23,12 @@ export async function readJson(request: Request, limit = JSON_LIMIT): Promise<un
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Reads a JSON body of at most `limit` bytes (readCapped). Malformed JSON is a 400, an oversized body a 413. */
+export async function readJson(request: Request, limit = JSON_LIMIT): Promise<unknown> {
+  const text = await readCapped(request, limit);
   if (text.trim() === '') throw invalid('request body is empty');
   try {
     return JSON.parse(text);

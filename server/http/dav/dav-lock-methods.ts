@@ -1,7 +1,7 @@
 import { AppError, invalid } from '../../core/errors';
 import type { ActiveLock } from '../../services/dav/dav-lock-gate';
 import { MAX_OWNER_XML } from '../../services/dav/dav-locks.service';
-import { readCapped } from './dav-body';
+import { readCapped } from '../body';
 import { withDavConditions } from './dav-lock-conditions';
 import type { DavMethod, DavRequest } from './dav-dispatch';
 import { depthOf, hrefOf } from './dav-headers';
