@@ -43,7 +43,7 @@ export function UsersScreen() {
             <tr>
               <th scope="col">{t('users.username')}</th>
               <th scope="col">{t('users.admin')}</th>
-              <th scope="col">{t('users.scope')}</th>
+              <th scope="col" className="settings-table__wide-only">{t('users.scope')}</th>
               <th scope="col">{t('users.storage')}</th>
               <th scope="col"><span className="sr-only">{t('settings.actions')}</span></th>
             </tr>
@@ -53,7 +53,7 @@ export function UsersScreen() {
               <tr key={u.id} data-testid="user-row" data-username={u.username}>
                 <td className="settings-table__main">{u.username}</td>
                 <td>{u.perm.admin ? <span className="settings-yes" role="img" aria-label={t('users.yes')}><ExtraIcon name="check" /></span> : <span className="settings-no" role="img" aria-label={t('users.no')}>—</span>}</td>
-                <td className="settings-table__mono">{u.scope}</td>
+                <td className="settings-table__mono settings-table__wide-only">{u.scope}</td>
                 <UsageCell user={u} />
                 <td className="settings-table__actions">
                   <Link href={`/settings/users/${u.id}`} className="settings-icon-btn" aria-label={t('users.edit', { username: u.username })} title={t('users.edit', { username: u.username })} data-testid="user-edit">
