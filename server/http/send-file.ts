@@ -1,4 +1,5 @@
 import type { Stats } from 'node:fs';
+import { downloadEtag } from '../services/files/download-etag';
 import { mimeOf } from '../services/files/detect-type';
 import { textResponse } from './plugins/error.plugin';
 import { userBytesHeaders } from './user-bytes';
@@ -58,7 +59,7 @@ export async function sendFile(request: Request, file: OpenedFile, name: string,
   let streaming = false;
   try {
     const lastModified = new Date(Math.floor(stats.mtimeMs / 1000) * 1000);
-    const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+    const etag = downloadEtag(stats.size, stats.mtimeMs);
     const mime = mimeOf(name);
     const type = inline ? (mime.startsWith('text/') ? `${mime}; charset=utf-8` : mime) : 'application/octet-stream';
     const headers: Record<string, string> = {

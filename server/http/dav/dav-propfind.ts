@@ -4,7 +4,8 @@ import type { Resource } from '../../contract/resource';
 import { mimeOf } from '../../services/files/detect-type';
 import type { Actor } from '../../services/actor';
 import type { Services } from '../../services/services';
-import { ALLPROP_LIVE, DAV, davEtag, isMacMetadata, LIVE, WIN32_NS, win32Attributes, type DavItem } from '../../services/dav/dav-live';
+import { downloadEtag } from '../../services/files/download-etag';
+import { ALLPROP_LIVE, DAV, isMacMetadata, LIVE, WIN32_NS, win32Attributes, type DavItem } from '../../services/dav/dav-live';
 import { depthOf, hrefOf } from './dav-headers';
 import { emptyProp, errorXml, lockDiscoveryXml, multistatusStream, responseXml, SUPPORTED_LOCK, xmlResponse } from './dav-multistatus';
 import { elements, escapeXml, isDav, type XmlElement } from './dav-xml';
@@ -54,7 +55,7 @@ async function liveValue(c: Ctx, item: DavItem, local: string): Promise<string |
     case 'getcontenttype':
       return item.isDir ? null : escapeXml(mimeOf(item.name));
     case 'getetag':
-      return item.isDir ? null : escapeXml(davEtag(item.size, item.mtimeMs));
+      return item.isDir ? null : escapeXml(downloadEtag(item.size, item.mtimeMs));
     case 'getlastmodified':
       return new Date(item.mtimeMs).toUTCString();
     case 'resourcetype':

@@ -27,8 +27,6 @@ export interface DavItem {
   ctimeMs: number;
 }
 
-/** The ETag GET answers with (http/send-file.ts): size and whole milliseconds, hex, weak. */
-export const davEtag = (size: number, mtimeMs: number) => `W/"${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
 
 /** Win32LastModifiedTime and the other Win32 times: an HTTP date (Explorer sends RFC 1123); null when unreadable. */
 export function win32Time(text: string): number | null {

@@ -10,7 +10,8 @@ import { authorizePath } from '../policy/file-policy';
 import type { QuotaService } from '../quota/quota.service';
 import type { TrashService } from '../trash/trash.service';
 import type { DavLockGate } from './dav-lock-gate';
-import { davEtag, isMacMetadata, type DavItem } from './dav-live';
+import { isMacMetadata, type DavItem } from './dav-live';
+import { downloadEtag } from '../files/download-etag';
 import type { DavPropsService } from './dav-props.service';
 
 export interface DavDeps {
@@ -42,7 +43,7 @@ export class DavService {
   /** The ETag of an item (If headers, the lock gate): null when it is not there. */
   etagOf = (actor: Actor) => async (path: string): Promise<string | null> => {
     const st = await actor.fs.stat(path).catch(() => null);
-    return st ? davEtag(st.stats.size, st.stats.mtimeMs) : null;
+    return st ? downloadEtag(st.stats.size, st.stats.mtimeMs) : null;
   };
 
   /** A name the macOS switch drops ('ignore'): never listed, never stored. */
@@ -89,7 +90,7 @@ export class DavService {
     await this.locks.assertMayChange(actor, existing ? [{ path, depth: '0' }] : [{ path: parentOf(path), depth: '0' }, { path, depth: '0' }], opts.ifHeader, this.etagOf(actor));
     let st = (await upload(this.d.files, actor, path, false, body, true))!;
     if (opts.mtimeMs !== undefined) st = await actor.fs.setModified(path, opts.mtimeMs);
-    return { created: !existing, etag: davEtag(st.size, st.mtimeMs) };
+    return { created: !existing, etag: downloadEtag(st.size, st.mtimeMs) };
   }
 
   /** MKCOL: 405 when something has the name, 409 when the parent is missing. */
