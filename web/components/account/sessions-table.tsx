@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import type { SessionInfo } from '../../../server/contract/accounts';
-import { formatExact, formatRelative } from '../ui/format';
+import { RelativeTime } from '../ui/relative-time';
 import { ExtraIcon } from '../share-page/icons';
 import '../../styles/settings-table-stack.css';
 
 /** Sessions as a table (stacked on phones): device, address, how it signed in, last seen; an end button unless current. */
 export function SessionsTable({ sessions, onEnd }: { sessions: readonly SessionInfo[]; onEnd?: (s: SessionInfo) => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   if (!sessions.length) return <p className="settings-empty" data-testid="sessions-empty">{t('account.sessions.empty')}</p>;
   return (
     <div className="settings-table-wrap">
@@ -22,7 +22,6 @@ export function SessionsTable({ sessions, onEnd }: { sessions: readonly SessionI
         </thead>
         <tbody>
           {sessions.map((s) => {
-            const seen = new Date(s.lastSeenAt);
             return (
               <tr key={s.id} data-testid="session-row" data-current={s.current || undefined}>
                 <td className="settings-table__main">
@@ -32,7 +31,7 @@ export function SessionsTable({ sessions, onEnd }: { sessions: readonly SessionI
                 <td data-label={t('account.sessions.address')}><bdi className="settings-table__mono">{s.address}</bdi></td>
                 <td data-label={t('account.sessions.method')}>{t(`account.method.${s.method}`)}</td>
                 <td data-label={t('account.sessions.lastSeen')}>
-                  <time dateTime={seen.toISOString()} title={formatExact(seen, i18n.language)}>{formatRelative(seen, i18n.language)}</time>
+                  <RelativeTime at={s.lastSeenAt} />
                 </td>
                 {onEnd && (
                   <td className="settings-table__actions">

@@ -1,16 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { ApiTokenInfo } from '../../../server/contract/accounts';
-import { formatExact, formatRelative } from '../ui/format';
+import { RelativeTime } from '../ui/relative-time';
 import { ExtraIcon } from '../share-page/icons';
 import '../../styles/settings-table-stack.css';
-
-/** A time cell: relative, with the exact date on hover; `empty` when there is none. */
-function When({ at, empty }: { at: number | null; empty: string }) {
-  const { i18n } = useTranslation();
-  if (at === null || at === 0) return <>{empty}</>;
-  const d = new Date(at);
-  return <time dateTime={d.toISOString()} title={formatExact(d, i18n.language)}>{formatRelative(d, i18n.language)}</time>;
-}
 
 /** API tokens (never their secrets): name, what they may do, where, expiry, last use; a revoke button each. */
 export function TokensTable({ tokens, onRevoke }: { tokens: readonly ApiTokenInfo[]; onRevoke: (token: ApiTokenInfo) => void }) {
@@ -39,8 +31,8 @@ export function TokensTable({ tokens, onRevoke }: { tokens: readonly ApiTokenInf
                   {tk.readOnly && <>{' · '}{t('account.tokens.readOnly')}</>}
                 </span>
               </td>
-              <td data-label={t('account.tokens.expires')}><When at={tk.expiresAt} empty={t('account.tokens.never')} /></td>
-              <td data-label={t('account.tokens.lastUsed')}><When at={tk.lastUsedAt} empty={t('account.neverUsed')} /></td>
+              <td data-label={t('account.tokens.expires')}><RelativeTime at={tk.expiresAt} empty={t('account.tokens.never')} /></td>
+              <td data-label={t('account.tokens.lastUsed')}><RelativeTime at={tk.lastUsedAt} empty={t('account.neverUsed')} /></td>
               <td className="settings-table__actions">
                 <button type="button" className="settings-icon-btn settings-icon-btn--danger" onClick={() => onRevoke(tk)} aria-label={t('account.tokens.revokeOne', { name: tk.name })} title={t('account.tokens.revokeOne', { name: tk.name })} data-testid="token-revoke">
                   <ExtraIcon name="trash" />
