@@ -7,6 +7,7 @@
 import { ACCOUNT_MIGRATIONS } from './migrations-accounts';
 import { STORAGE_MIGRATIONS } from './migrations-storage';
 import { DAV_MIGRATIONS } from './migrations-dav';
+import { SHARE_MIGRATIONS } from './migrations-shares';
 import { INITIAL_SCHEMA } from './migration-initial';
 
 export type { Migration } from './migration';
@@ -309,4 +310,4 @@ CREATE TABLE root_identity (
   },
 ];
 
-export const MIGRATIONS: Migration[] = [...BASE_MIGRATIONS, ...ACCOUNT_MIGRATIONS, ...STORAGE_MIGRATIONS, ...DAV_MIGRATIONS];
+export const MIGRATIONS: Migration[] = [...BASE_MIGRATIONS, ...ACCOUNT_MIGRATIONS, ...STORAGE_MIGRATIONS, ...DAV_MIGRATIONS, ...SHARE_MIGRATIONS];
