@@ -117,3 +117,16 @@ export interface AppNotification {
   bytes: number;
   read: boolean;
 }
+
+/**
+ * What a file request still accepts, as `GET /api/public/share/<hash>/` returns it in `upload` for upload modes
+ * (decision 0051): the owner's limits minus what already arrived; 0 / [] = no limit of that kind.
+ */
+export interface PublicUploadRoom {
+  maxFileSize: number;
+  /** Bytes the link still accepts (its total limit minus what arrived); 0 = no total limit. */
+  remainingBytes: number;
+  /** Files the link still accepts; 0 = no count limit. */
+  remainingFiles: number;
+  allowedTypes: readonly string[];
+}
