@@ -120,13 +120,14 @@ export interface AppNotification {
 
 /**
  * What a file request still accepts, as `GET /api/public/share/<hash>/` returns it in `upload` for upload modes
- * (decision 0051): the owner's limits minus what already arrived; 0 / [] = no limit of that kind.
+ * (decision 0051): the owner's limits minus what already arrived. `maxFileSize` 0 / `allowedTypes` [] = no limit of
+ * that kind; the remaining counts are null when the link has no such limit (0 means nothing more is accepted).
  */
 export interface PublicUploadRoom {
   maxFileSize: number;
-  /** Bytes the link still accepts (its total limit minus what arrived); 0 = no total limit. */
-  remainingBytes: number;
-  /** Files the link still accepts; 0 = no count limit. */
-  remainingFiles: number;
+  /** Bytes the link still accepts (its total limit minus what arrived); null = no total limit. */
+  remainingBytes: number | null;
+  /** Files the link still accepts; null = no count limit. */
+  remainingFiles: number | null;
   allowedTypes: readonly string[];
 }
