@@ -33,7 +33,12 @@ type MetaCheck = { meta: BoltMeta } | { why: string; signature: boolean };
 export async function readBoltMeta(file: ReadOnlyFile): Promise<BoltMeta> {
   if (file.size === 0) throw invalid('the file is empty (0 bytes): filebrowser never initialised it');
   const first = await file.read(0, Math.min(file.size, META_END));
-  const m0 = file.size >= META_END ? checkMeta(first, 0) : { why: `the file is only ${file.size} bytes long`, signature: false };
+  if (file.size < META_END) {
+    const magic = file.size >= 20 && [true, false].some((le) => new DataView(first.buffer, 16, 4).getUint32(0, le) === BOLT_MAGIC);
+    if (magic) throw invalid(`truncated: the file is only ${file.size} bytes, shorter than a bbolt meta page`);
+    throw invalid(`not a bbolt database (${file.size} bytes, no bbolt signature)${foreignKind(first)}`);
+  }
+  const m0 = checkMeta(first, 0);
   let m1: MetaCheck = { why: 'not found', signature: false };
   if ('meta' in m0) {
     if (file.size >= m0.meta.pageSize + META_END) m1 = checkMeta(await file.read(m0.meta.pageSize, META_END), 1);
