@@ -1,5 +1,5 @@
 import { closeSync, lstatSync, openSync, constants } from 'node:fs';
-import { hasStatx, statxAt } from './statx';
+import { hasStatx, lastFileId, statxAt } from './statx';
 
 /**
  * What a listing needs of an entry's metadata: the mode, size and modification time. node:fs Stats has this shape,
@@ -16,9 +16,20 @@ export interface EntryInfo {
 
 const S_IFMT = 0o170000;
 
-/** The three numbers of an entry and the type tests on its mode (one small object, not node's 20-field Stats). */
+/**
+ * The three numbers of an entry and the type tests on its mode (one small object, not node's 20-field Stats), and,
+ * when this thread's statx read it, the file's identity under node's names (inode, device as st_dev, ctimeMs; 0 when
+ * unknown, as stat-ed ahead on the worker): what a remembered content sniff is keyed by (services/files/sniff-cache.ts).
+ */
 export class EntryStats implements EntryInfo {
-  constructor(readonly mode: number, readonly size: number, readonly mtimeMs: number) {}
+  constructor(
+    readonly mode: number,
+    readonly size: number,
+    readonly mtimeMs: number,
+    readonly ino = 0,
+    readonly dev = 0,
+    readonly ctimeMs = 0,
+  ) {}
   isFile(): boolean {
     return (this.mode & S_IFMT) === 0o100000;
   }
@@ -30,8 +41,15 @@ export class EntryStats implements EntryInfo {
   }
 }
 
-// The numbers of the last synchronous statx on this thread (read at once into an EntryStats).
+// The numbers of the last synchronous statx on this thread (read at once into an EntryStats), and its identity.
 const nums = new Float64Array(3);
+const ids = new Float64Array(3);
+
+/** An EntryStats of the numbers `n[at..at+2]` just written by this thread's last successful statx, with its identity. */
+export function statsOfLast(n: Float64Array, at = 0): EntryStats {
+  lastFileId(ids);
+  return new EntryStats(n[at]!, n[at + 1]!, n[at + 2]!, ids[0]!, ids[1]!, ids[2]!);
+}
 
 /**
  * Entry numbers stat-ed ahead of the listing on another thread (stat-ahead.ts): `take` answers the numbers of the
@@ -96,7 +114,16 @@ export class DirReader {
     const pre = this.ahead?.take(name);
     if (pre) return pre;
     const fd = this.open();
-    if (fd !== null && statxAt(fd, name, nums, 0)) return new EntryStats(nums[0]!, nums[1]!, nums[2]!);
+    return this.own(name);
+  }
+
+  /**
+   * lstat of one entry name asked of the disk now (never of `ahead`), with the file's identity (inode, device,
+   * ctime): for a content sniff remembered by identity when the stats at hand came without one (the stat worker's).
+   */
+  own(name: string): EntryInfo | null {
+    const fd = this.open();
+    if (fd !== null && statxAt(fd, name, nums, 0)) return statsOfLast(nums);
     const p = this.path.endsWith('/') ? this.path + name : `${this.path}/${name}`;
     return lstatSync(p, { throwIfNoEntry: false }) ?? null;
   }

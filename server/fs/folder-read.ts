@@ -1,6 +1,6 @@
 import { dlopen, FFIType, ptr, toArrayBuffer } from 'bun:ffi';
 import { closeSync, constants, openSync, readlinkSync } from 'node:fs';
-import { EntryStats } from './entry-stats';
+import { EntryStats, statsOfLast } from './entry-stats';
 import { cachedFolder, folderCacheCounts, folderCacheOn, forgetFolder, rememberFolder, watchInUse } from './folder-cache';
 import { onLocalFs, unwatch, watchFolder } from './inotify';
 import { hasStatx, lastIdentity, statxAt, statxAtAddress, statxFd } from './statx';
@@ -296,7 +296,7 @@ function readWhole(fd: number, statNames: number): WholeRead | null {
       }
       const links = lastIdentity(entryId);
       const type = nums[0]! & S_IFMT;
-      known.push(new EntryStats(nums[0]!, nums[1]!, nums[2]!));
+      known.push(statsOfLast(nums));
       // Read again at each use: subfolders, files with other links, and special files (a FIFO's or a device's time
       // moves with writes that raise no event); a link's own lstat changes only by replacing it (an event).
       restat.push(type === S_IFREG ? (links > 1 ? 1 : 0) : type === S_IFLNK ? 0 : 1);
@@ -320,7 +320,7 @@ function shown(r: Omit<WholeRead, 'complete'>, real: string, stats: EntryStats, 
     if (hidden(name)) continue;
     kinds[names.length] = r.kinds[i]!;
     names.push(name);
-    if (known.length < statNames) known.push(restatFd < 0 || r.restat[i] === 0 ? (r.known[i] ?? null) : statxAt(restatFd, name, nums, 0) ? new EntryStats(nums[0]!, nums[1]!, nums[2]!) : null);
+    if (known.length < statNames) known.push(restatFd < 0 || r.restat[i] === 0 ? (r.known[i] ?? null) : statxAt(restatFd, name, nums, 0) ? statsOfLast(nums) : null);
   }
   // Nothing hidden, remembered: the remembered array itself, the same one at every use while the folder is unchanged
   // (a listing keys what it derives from the names alone on it: folder-listing.ts nameOrderOf). Not frozen: reading

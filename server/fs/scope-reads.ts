@@ -31,13 +31,16 @@ export class ScopeReads extends ScopePaths {
     if (!this.followExternalSymlinks && !this.targetAllowed(opened)) throw forbidden();
   }
 
-  /** The first `n` bytes of a file this scope already resolved (a stat or listing result), for type sniffing. */
-  async head(real: string, n = 512): Promise<{ bytes: Uint8Array; truncated: boolean }> {
-    const { handle } = await this.openReal(real);
+  /**
+   * The first `n` bytes of a file this scope already resolved (a stat or listing result), for type sniffing, with
+   * the stats of what was opened (what the sniff is remembered by: services/files/sniff-cache.ts).
+   */
+  async head(real: string, n = 512): Promise<{ bytes: Uint8Array; truncated: boolean; stats: Stats }> {
+    const { handle, stats } = await this.openReal(real);
     try {
       const buf = Buffer.alloc(n);
       const { bytesRead } = await wrapFs(() => handle.read(buf, 0, n, 0));
-      return { bytes: buf.subarray(0, bytesRead), truncated: bytesRead === n };
+      return { bytes: buf.subarray(0, bytesRead), truncated: bytesRead === n, stats };
     } finally {
       await handle.close();
     }

@@ -85,3 +85,16 @@ export function lastIdentity(into: Uint32Array): number {
   into[3] = u32[35]!;
   return u32[4]!;
 }
+
+/**
+ * Of the last successful call on this thread (read before the next), as node's Stats names them: the inode, the
+ * device as st_dev (the kernel's and glibc's makedev of major and minor) and ctimeMs, into `into[0..2]`.
+ */
+export function lastFileId(into: Float64Array): void {
+  // struct statx: stx_ino u64 at 32, stx_ctime {i64 sec, u32 nsec} at 96, stx_dev_major/minor u32 at 136/140.
+  into[0] = u32[8]! + u32[9]! * 4294967296;
+  const major = u32[34]!;
+  const minor = u32[35]!;
+  into[1] = (minor & 0xff) + (major & 0xfff) * 256 + Math.floor(minor / 256) * 1048576 + Math.floor(major / 4096) * 17592186044416;
+  into[2] = (u32[24]! + i32[25]! * 4294967296) * 1000 + u32[26]! / 1e6;
+}

@@ -1,5 +1,12 @@
 import type { ResourceType } from '../../contract/resource';
 
+/**
+ * What a content sniff found in a file's first bytes, as far as its type goes: a HEIF photo's brand, text (valid
+ * UTF-8 without control bytes ≤ 8), or binary (sniff-cache.ts sniffedOf). The type follows from this, the name and
+ * the size (detectType).
+ */
+export type Sniffed = 'heif' | 'text' | 'binary';
+
 export const TEXT_LIMIT = 10 * 1024 * 1024;
 
 // Extensions whose MIME from Bun's table is missing or misleading for a file manager (.ts is TypeScript, not
@@ -78,14 +85,14 @@ export function isHeifBrand(b: Uint8Array): boolean {
   return tag(4) === 'ftyp' && HEIF_BRANDS.has(tag(8));
 }
 
-/** The resource type of a file from its name, size and (optionally) its first bytes. */
-export function detectType(name: string, size: number, sample?: { bytes: Uint8Array; truncated: boolean }, mime = mimeOf(name)): ResourceType {
+/** The resource type of a file from its name, size and (optionally) what a sniff of its first bytes found (sniff-cache.ts). */
+export function detectType(name: string, size: number, sniffed?: Sniffed, mime = mimeOf(name)): ResourceType {
   if (mime.startsWith('video/')) return 'video';
   if (mime.startsWith('audio/')) return 'audio';
   if (mime.startsWith('image/')) return 'image';
   if (mime.endsWith('/pdf')) return 'pdf';
-  if (mime === 'application/octet-stream' && sample && isHeifBrand(sample.bytes)) return 'image';
-  const textual = TEXTUAL.test(mime) || (mime === 'application/octet-stream' && !!sample && !looksBinary(sample.bytes, sample.truncated));
+  if (mime === 'application/octet-stream' && sniffed === 'heif') return 'image';
+  const textual = TEXTUAL.test(mime) || (mime === 'application/octet-stream' && sniffed === 'text');
   return textual && size <= TEXT_LIMIT ? 'text' : 'blob';
 }
 

@@ -14,6 +14,7 @@ import { authorizePath, permitted, visible, type Access } from '../policy/file-p
 import { describe, extensionOf } from './describe';
 import { scanFolder, type FolderListing } from './folder-listing';
 import { SUBTITLE_DIRS, TEXT_LIMIT, detectType, isSubtitle, needsSniff } from './detect-type';
+import { sniffFile } from './sniff-cache';
 
 export const CHECKSUMS = ['md5', 'sha1', 'sha256', 'sha512'] as const;
 export type ChecksumAlgo = (typeof CHECKSUMS)[number];
@@ -157,9 +158,9 @@ export class FilesService {
       listing.folderSizes = sizes?.children ?? null;
       return { res, listing };
     }
-    const sample = needsSniff(res.name, res.size) && stats.isFile() ? await actor.fs.head(real) : undefined;
+    const sniffed = needsSniff(res.name, res.size) && stats.isFile() ? await sniffFile(actor.fs, real, stats) : undefined;
     // FIFOs, sockets and devices are described, never opened (a read could block or act on a device).
-    res.type = stats.isFile() ? detectType(res.name, res.size, sample) : 'blob';
+    res.type = stats.isFile() ? detectType(res.name, res.size, sniffed) : 'blob';
     if (res.type === 'video') res.subtitles = await this.subtitles(actor, path);
     if (opts.checksum !== undefined) {
       this.check(actor, path, 'download');

@@ -9,6 +9,7 @@ import { visible } from '../policy/file-policy';
 import { describe, extensionOf } from './describe';
 import { nameOrder } from './name-order';
 import { TEXT_LIMIT, detectType, isSubtitle, mimeOf } from './detect-type';
+import { sniffCache, sniffFile, type FileIdentity } from './sniff-cache';
 
 /** Items described per batch: large enough to amortise the awaits, small enough to keep memory flat. */
 const BATCH = 256;
@@ -92,7 +93,7 @@ export class FolderListing {
           // A dangling link: where it points is checked asynchronously (entry()).
           const name = this.names[this.order[k]!]!;
           const e = await this.actor.fs.entry(this.real, name, dir);
-          if (e) batch.push(this.describeEntry(name, e, sniffs));
+          if (e) batch.push(this.describeEntry(name, e, sniffs, dir));
         }
         if (sniffs.length) await Promise.all(sniffs);
         yield batch;
@@ -151,7 +152,7 @@ export class FolderListing {
     this.known?.seek(i);
     const e = this.actor.fs.entryNow(this.real, name, dir);
     if (e === undefined) return false;
-    if (e) out.push(this.describeEntry(name, e, sniffs));
+    if (e) out.push(this.describeEntry(name, e, sniffs, dir));
     return true;
   }
 
@@ -162,18 +163,35 @@ export class FolderListing {
     return out;
   }
 
-  private describeEntry(name: string, e: DirEntry, sniffs: Promise<void>[]): Resource {
+  private describeEntry(name: string, e: DirEntry, sniffs: Promise<void>[], dir: DirReader): Resource {
     const item = describe(joinVirtual(this.path, name), name, e.stats, e.isSymlink);
     if (item.isDir && !e.isSymlink && this.folderSizes?.has(name)) item.folderSize = this.folderSizes.get(name);
     if (e.broken) item.type = 'invalid_link';
     else if (!item.isDir) {
       const mime = mimeOf(name);
-      if (this.sniff && mime === 'application/octet-stream' && item.size <= TEXT_LIMIT && e.stats.isFile())
-        sniffs.push(this.actor.fs.head(`${this.real}/${name}`).then((s) => void (item.type = detectType(name, item.size, s, mime)), () => void (item.type = 'blob')));
-      else item.type = e.stats.isFile() ? detectType(name, item.size, undefined, mime) : 'blob';
+      if (this.sniff && mime === 'application/octet-stream' && item.size <= TEXT_LIMIT && e.stats.isFile()) {
+        // What a sniff of this very file found before (sniff-cache.ts), else the file is read (and remembered).
+        const id = this.identityOf(name, e, dir);
+        const kept = id && sniffCache.get(id);
+        if (kept) item.type = detectType(name, item.size, kept, mime);
+        else sniffs.push(sniffFile(this.actor.fs, `${this.real}/${name}`).then((s) => void (item.type = detectType(name, item.size, s, mime)), () => void (item.type = 'blob')));
+      } else item.type = e.stats.isFile() ? detectType(name, item.size, undefined, mime) : 'blob';
       if (item.type === 'video') item.subtitles = this.subtitlesOf(name);
     }
     return item;
+  }
+
+  /**
+   * The identity of a file to sniff: from its stats when they carry one (read on this thread, or node's Stats of a
+   * link's target), else from a statx of its name now (stats of the stat worker; a link's target is not stat-ed
+   * here: it is sniffed, as before). Null when unknown: the file is then read.
+   */
+  private identityOf(name: string, e: DirEntry, dir: DirReader): FileIdentity | null {
+    const st: Partial<FileIdentity> = e.stats;
+    if (st.ino) return st as FileIdentity;
+    if (e.isSymlink) return null;
+    const own: Partial<FileIdentity> | null = dir.own(name);
+    return own?.ino && own.size === e.stats.size && own.mtimeMs === e.stats.mtimeMs ? (own as FileIdentity) : null;
   }
 
   /** Visible siblings named after a video (the subtitle names are picked out once per listing). */

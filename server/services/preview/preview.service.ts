@@ -9,6 +9,7 @@ import { baseName } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
 import { authorizePath } from '../policy/file-policy';
 import { detectType, isHeifBrand, needsSniff } from '../files/detect-type';
+import { sniffFile } from '../files/sniff-cache';
 import type { HeavyWork } from '../work/heavy-work';
 import { SharedRuns } from '../work/shared-run';
 import { MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
@@ -95,9 +96,9 @@ export class PreviewService {
     const name = baseName(path);
     if (!stats.isFile() && !stats.isDirectory()) throw invalid('not a regular file');
     // A name that says nothing is sniffed as the listing sniffs it (a HEIC from a camera without its extension).
-    const sample = stats.isFile() && needsSniff(name, stats.size) ? await actor.fs.head(real, 16) : undefined;
-    const type = stats.isDirectory() ? 'folder' : detectType(name, stats.size, sample);
-    const heif = type === 'image' && (HEIF_NAME.test(name) || (!!sample && isHeifBrand(sample.bytes)));
+    const sniffed = stats.isFile() && needsSniff(name, stats.size) ? await sniffFile(actor.fs, real, stats) : undefined;
+    const type = stats.isDirectory() ? 'folder' : detectType(name, stats.size, sniffed);
+    const heif = type === 'image' && (HEIF_NAME.test(name) || sniffed === 'heif');
     const tool: ToolKind | null = type === 'pdf' || type === 'video' ? type : heif ? 'heic' : null;
     if (type !== 'image' && !tool) throw new AppError('UNSUPPORTED', 'previews are made for images, PDFs and videos only');
     if (tool && tool !== 'heic' && size !== 'thumb') throw new AppError('UNSUPPORTED', 'PDFs and videos have thumbnails only');
