@@ -43,6 +43,8 @@ import { VersionsService } from './services/versions/versions.service';
 import { VersionUpkeep } from './services/versions/version-upkeep';
 import { versionTestPause } from './services/versions/version-test-pause';
 import { NameIndex } from './services/index/name-index.service';
+import { IndexPeers } from './services/index/index-peers';
+import { IndexNoticesStore } from './db/index-notices.store';
 import { indexedHooks } from './services/index/index-hooks';
 import { JobsStore } from './db/jobs.store';
 import { actorFor } from './services/actor';
@@ -67,6 +69,7 @@ import { DavPropsService } from './services/dav/dav-props.service';
 import { DavLogin } from './services/dav/dav-login';
 import { DavLocksStore } from './db/dav-locks.store';
 import { DavLocksService } from './services/dav/dav-locks.service';
+import { FilebrowserImportService } from './services/import/filebrowser/filebrowser-import.service';
 
 export type { Services };
 
@@ -124,7 +127,8 @@ export async function createServices(
   const sandbox = await detectToolSandbox(config);
   const previews = new PreviewService({ cacheDir: config.cacheDir, store: stores.previews, enableThumbnails: config.enableThumbnails, resizePreview: config.resizePreview, work: work.previews, sandbox });
   // The name index (search, folder sizes): a local SQLite file per instance; `serve` starts it (services/index).
-  const index = new NameIndex({ file: join(config.cacheDir, 'name-index.db'), root: config.root, log, watchLimit: config.indexWatchLimit, reconcileMs: config.indexReconcile, pollMs: config.indexPoll });
+  // With PostgreSQL, instances tell each other what they wrote (services/index/index-peers.ts).
+  const index = new NameIndex({ file: join(config.indexDir, 'name-index.db'), root: config.root, log, watchLimit: config.indexWatchLimit, reconcileMs: config.indexReconcile, pollMs: config.indexPoll, peers: new IndexPeers(new IndexNoticesStore(db), log) });
   const versionRows = new VersionsStore(db);
   const trashRows = new TrashStore(db);
   // Quotas (services/quota): one gate over the files root, met by every write beneath it, whoever writes (fs/write-gate.ts).
@@ -198,6 +202,7 @@ export async function createServices(
     davProps,
     davLogin,
     davLocks,
+    filebrowserImport: new FilebrowserImportService({ users, userStore: stores.users, shareStore: stores.shares, settings, settingsStore: stores.settings, root: config.root, followExternalSymlinks: config.followExternalSymlinks, audit }),
     close: async () => {
       await background.stop();
       removeGate();

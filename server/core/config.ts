@@ -20,6 +20,7 @@ export interface Config {
   key: string;
   tokenExpirationTime: number; // milliseconds
   cacheDir: string;
+  indexDir: string;
   enableThumbnails: boolean;
   resizePreview: boolean;
   enableExec: boolean;
@@ -74,6 +75,7 @@ export const CONFIG_KEYS: Record<keyof Config, KeySpec> = {
   key: { kind: 'string', default: '', help: 'TLS private key file (with cert)' },
   tokenExpirationTime: { kind: 'duration', default: '2h', help: 'login token lifetime', check: (v) => ((v as number) >= 60_000 ? null : 'must be at least 1m') },
   cacheDir: { kind: 'string', default: '', help: 'preview cache folder (default: "cache" next to the database)' },
+  indexDir: { kind: 'string', default: '', help: 'name index folder, one per instance on a local disk (default: the cache folder with SQLite; a local folder per files root with PostgreSQL)' },
   enableThumbnails: { kind: 'bool', default: 'true', help: 'serve image thumbnails' },
   resizePreview: { kind: 'bool', default: 'true', help: 'resize big image previews' },
   enableExec: { kind: 'bool', default: 'false', help: 'allow the command runner and event hooks' },
@@ -234,9 +236,19 @@ export function loadConfig(src: ConfigSources = {}): Readonly<Config> & { config
   if (!postgres) cfg.database = resolve(cwd, cfg.database);
   // The preview cache is per instance: next to the SQLite file, or next to the files root with PostgreSQL.
   cfg.cacheDir = cfg.cacheDir ? resolve(cwd, cfg.cacheDir) : join(dirname(postgres ? cfg.root : cfg.database), postgres ? '.filedeck-cache' : 'cache');
+  // The name index is a SQLite file with WAL: one per instance, on a local disk (WAL needs one host), never the
+  // shared cache folder of several instances (services/index/index-peers.ts keeps the instances' indexes in step).
+  cfg.indexDir = cfg.indexDir ? resolve(cwd, cfg.indexDir) : postgres ? localIndexDir(cfg.root) : cfg.cacheDir;
   if (cfg.log && cfg.log !== 'stdout' && cfg.log !== 'stderr') cfg.log = resolve(cwd, cfg.log);
   if (cfg.bwrapPath) cfg.bwrapPath = resolve(cwd, cfg.bwrapPath);
   return Object.freeze({ ...cfg, configFile: file, ...(Object.keys(sso).length ? { sso } : {}) });
+}
+
+/** With PostgreSQL (possibly several instances): a folder of this machine's cache, one per files root. */
+function localIndexDir(root: string): string {
+  const home = process.env.HOME && process.env.HOME !== '/' ? join(process.env.HOME, '.cache') : '/var/tmp';
+  const base = process.env.XDG_CACHE_HOME || home;
+  return join(base, 'filedeck', `index-${new Bun.CryptoHasher('sha256').update(root).digest('hex').slice(0, 12)}`);
 }
 
 /**
@@ -248,5 +260,5 @@ export function statePaths(config: Readonly<Config> & { configFile?: string | nu
   const postgres = /^postgres(ql)?:\/\//i.test(config.database);
   const db = postgres ? [] : ['', '-wal', '-shm', '-journal'].map((s) => config.database + s);
   const log = config.log && config.log !== 'stdout' && config.log !== 'stderr' ? [config.log] : [];
-  return [...db, config.configFile ?? '', config.cacheDir, config.key, ...log].filter((p) => !!p && p.startsWith('/'));
+  return [...db, config.configFile ?? '', config.cacheDir, config.indexDir, config.key, ...log].filter((p) => !!p && p.startsWith('/'));
 }

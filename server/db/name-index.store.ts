@@ -274,6 +274,11 @@ export class NameIndexStore {
     return (this.db.query('select * from entries where path > ? and path > ? and path < ? order by path limit ?').all(lo, after, hi, limit) as RawRow[]).map(toRow);
   }
 
+  /** Up to `limit` folders after `after` in path order (the periodic sweep of index-builder.ts walks them a slice at a time). */
+  foldersAfter(after: string, limit: number): string[] {
+    return (this.db.query('select path from entries where path > ? and is_dir = 1 order by path limit ?').all(after, limit) as { path: string }[]).map((r) => r.path);
+  }
+
   /**
    * Up to `limit` entries from `from` (inclusive) to `hi` (exclusive) in path order, with a name starting with "."
    * when `dotsOnly` (served by the partial index entries_dot). Folder sizes under rules read hidden subtrees here.

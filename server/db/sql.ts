@@ -35,6 +35,11 @@ export interface Sql {
   changeMark(): Promise<string | null>;
   /** changeMark() when it can be had without waiting (SQLite's WAL index header); undefined otherwise. */
   changeMarkNow(): string | undefined;
+  /**
+   * PostgreSQL only: calls `onPayload` with each NOTIFY on `channel` (one dedicated connection, re-subscribed after a
+   * drop); resolves once listening, with the way to stop. Absent on SQLite (one instance, nothing to hear).
+   */
+  listen?(channel: string, onPayload: (payload: string) => void): Promise<{ unlisten(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -208,6 +213,10 @@ export class PostgresSql implements Sql {
 
   changeMarkNow(): undefined {
     return undefined;
+  }
+
+  async listen(channel: string, onPayload: (payload: string) => void): Promise<{ unlisten(): Promise<void> }> {
+    return this.sql.listen(channel, onPayload);
   }
 
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {

@@ -60,8 +60,9 @@ export async function makeTestApp(flags: Partial<Record<keyof Config, unknown>> 
 
 async function buildTestApp(dir: string, flags: Partial<Record<keyof Config, unknown>>, settings: Record<string, unknown>, opened: (s: Services) => void): Promise<TestApp> {
   const db = await testDatabase(dir);
-  // The preview cache stays under db/ on both engines (on PostgreSQL it would default to beside the files root).
-  const config = loadConfig({ noDefaultFiles: true, env: {}, flags: { root: join(dir, 'files'), database: db.database, cacheDir: join(dir, 'db', 'cache'), ...flags } });
+  // The preview cache and the name index stay under db/ on both engines (on PostgreSQL they would default to beside
+  // the files root, and to this machine's cache folder).
+  const config = loadConfig({ noDefaultFiles: true, env: {}, flags: { root: join(dir, 'files'), database: db.database, cacheDir: join(dir, 'db', 'cache'), indexDir: join(dir, 'db', 'cache'), ...flags } });
   const s = await createServices(config, silentLogger);
   opened(s);
   await initialise(s, { username: 'admin', password: ADMIN_PASSWORD });

@@ -30,8 +30,9 @@ beforeAll(async () => {
   writeFileSync(join(root, 'docs', 'hello.txt'), 'hello from the shared root');
   const args = ['-d', pg.url, '-r', root, '--cacheDir', join(dir, 'cache'), '--log', '', '--username', 'admin', '--password', ADMIN];
   // The first start migrates and makes the admin; the second meets a ready database.
-  a = await startServer(args, { cwd: dir, cmd: filedeckCommand() });
-  b = await startServer(args, { cwd: dir, cmd: filedeckCommand() });
+  // Each its own name index (a local SQLite file per instance, as on two machines); the preview cache is shared.
+  a = await startServer([...args, '--indexDir', join(dir, 'index-a')], { cwd: dir, cmd: filedeckCommand() });
+  b = await startServer([...args, '--indexDir', join(dir, 'index-b')], { cwd: dir, cmd: filedeckCommand() });
   lb = await startNginx([a.url, b.url]);
 }, 60_000);
 

@@ -137,6 +137,18 @@ export class IndexBuilder {
     await this.reconcile(path, deep);
   }
 
+  /**
+   * One slice of the periodic sweep: the next `folders` indexed folders after `after` (path order) compared with the
+   * disk, one level each. Returns where the next slice starts ('' once the end was reached: the next starts over at
+   * the root). What no event reports here (a write by another machine on a shared filesystem, by no instance) is
+   * found within one full pass, at a bounded cost per slice.
+   */
+  async sweep(after: string, folders: number): Promise<string> {
+    const slice = this.store.foldersAfter(after, folders);
+    for (const dir of slice) await this.reconcile(dir, false);
+    return slice.length < folders ? '' : slice[slice.length - 1]!;
+  }
+
   /** Compares indexed folders with the disk from `top` down (`deep`) or just its children, writing only differences. */
   async reconcile(top = '/', deep = true): Promise<void> {
     const stack = [top];

@@ -13,6 +13,7 @@ export type IndexJob =
   | { type: 'init'; file: string; root: string; generation: SharedArrayBuffer }
   | { type: 'build' }
   | { type: 'reconcile' }
+  | { type: 'sweep'; folders: number }
   | { type: 'touch'; paths: string[]; deep: boolean }
   | { type: 'ping'; id: number }
   | { type: 'close' };
@@ -28,6 +29,8 @@ let builder: IndexBuilder | null = null;
 const queue: IndexJob[] = [];
 const touched = new Map<string, boolean>();
 let running = false;
+/** Where the next slice of the periodic sweep starts (index path order; '' from the root). */
+let swept = '';
 
 const post = (e: IndexEvent) => self.postMessage(e);
 
@@ -45,6 +48,7 @@ async function run(job: IndexJob): Promise<void> {
     }
   } else if (job.type === 'build') await build();
   else if (job.type === 'reconcile') await builder!.reconcile('/', true);
+  else if (job.type === 'sweep') swept = await builder!.sweep(swept, job.folders);
   else if (job.type === 'ping') {
     // Answered only once every path changed before it is in the index.
     if (touched.size) await applyTouched();
@@ -95,6 +99,6 @@ self.onmessage = (e: MessageEvent<IndexJob>) => {
     return;
   }
   if (job.type === 'touch') for (const p of job.paths) touched.set(p, (touched.get(p) ?? false) || job.deep);
-  else queue.push(job);
+  else if (job.type !== 'sweep' || !queue.some((j) => j.type === 'sweep')) queue.push(job); // one sweep waits at most
   void pump();
 };

@@ -8,6 +8,7 @@ import { watchTree, type TreeWatch } from '../../fs/tree-watch';
 import { IndexBuilder } from './index-builder';
 import { beneathBoth, visibleSizes, type VisibleSizes } from './visible-sizes';
 import type { IndexEvent, IndexJob } from './index.worker';
+import type { IndexPeers } from './index-peers';
 import { workerSpecifier } from '../../core/worker-url';
 
 /** How long a listing trusts the last readiness answer (see readyRecently). */
@@ -17,6 +18,8 @@ const MARK_TTL_MS = 1000;
 /** Folders whose sizes are kept between commits to the index, and the most sub-folders such a folder may have. */
 const SIZES_KEPT = 1000;
 const SIZES_KEPT_CHILDREN = 1000;
+/** Folders compared with the disk per slice of the periodic sweep (several instances: what none of them wrote). */
+export const SWEEP_FOLDERS = 500;
 
 export interface NameIndexOptions {
   /** The index file (per instance, in the cache folder). */
@@ -29,6 +32,11 @@ export interface NameIndexOptions {
   reconcileMs: number;
   /** Reconcile period when not watching (the watch limit was reached). */
   pollMs: number;
+  /**
+   * Other instances on the same PostgreSQL database (index-peers.ts): own writes are told to them, theirs applied
+   * here, and a sweep of SWEEP_FOLDERS folders runs every `pollMs` for writes no instance made.
+   */
+  peers?: IndexPeers;
 }
 
 export interface IndexStatus {
@@ -91,7 +99,18 @@ export class NameIndex {
     w.onerror = (e) => this.opts.log.error(`index worker: ${(e as ErrorEvent).message}`);
     this.post({ type: 'init', file: this.opts.file, root: this.root, generation: this.generation.buffer as SharedArrayBuffer });
     this.startWatching();
+    this.startPeers();
   }
+
+  /** With other instances possible: hear their writes, and sweep a slice of the tree every pollMs. */
+  private startPeers(): void {
+    const peers = this.opts.peers;
+    if (!peers?.shared) return;
+    peers.start((paths) => this.post({ type: 'touch', paths, deep: true })).catch((e) => this.opts.log.warn(`name index: not listening to the other instances (${(e as Error).message}); their writes show after the sweep`));
+    this.sweepTimer = setInterval(() => this.post({ type: 'sweep', folders: SWEEP_FOLDERS }), this.opts.pollMs);
+    this.sweepTimer.unref?.();
+  }
+  private sweepTimer: ReturnType<typeof setInterval> | null = null;
 
   private onEvent(e: IndexEvent): void {
     if (e.type === 'progress') this.done = e.done;
@@ -151,7 +170,9 @@ export class NameIndex {
   touch(abs: string[]): void {
     if (!this.worker) return;
     const paths = abs.map((a) => indexPath(this.root, a)).filter((p): p is string => p !== null);
-    if (paths.length) this.post({ type: 'touch', paths, deep: true });
+    if (!paths.length) return;
+    this.post({ type: 'touch', paths, deep: true });
+    this.opts.peers?.publish(paths);
   }
 
   /** Resolves once everything reported so far is in the index (tests, the CLI). */
@@ -287,7 +308,7 @@ export class NameIndex {
 
   /** True while the worker, the watcher or the reconcile timer exists (the lifecycle test: false after close()). */
   get running(): boolean {
-    return this.worker !== null || this.watch !== null || this.timer !== null;
+    return this.worker !== null || this.watch !== null || this.timer !== null || this.sweepTimer !== null || !!this.opts.peers?.running;
   }
 
   /** close(), then resolves once the worker thread has closed its database and ended (at most ~2 s). */
@@ -295,6 +316,7 @@ export class NameIndex {
     const w = this.worker;
     const ended = w ? new Promise<void>((r) => w.addEventListener('close', () => r(), { once: true })) : Promise.resolve();
     this.close();
+    await this.opts.peers?.stop();
     let timer: Timer | undefined;
     await Promise.race([ended, new Promise<void>((r) => (timer = setTimeout(r, 2500)))]);
     clearTimeout(timer);
@@ -305,6 +327,9 @@ export class NameIndex {
     this.watch = null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+    void this.opts.peers?.stop();
     const w = this.worker;
     if (w) {
       // Asked to close its database and end; terminated anyway if it has not within 2 s (a build stuck on a slow disk).
