@@ -35,6 +35,7 @@ async function failure(path: string): Promise<AppError> {
 }
 
 const le = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
+const flip = (b: Uint8Array, at: number, mask: number) => void b.set([b[at]! ^ mask], at);
 const u64 = (b: Uint8Array, at: number) => Number(le(b).getBigUint64(at, true));
 
 /** A copy of `name` changed by `damage`, written to the temp dir. */
@@ -67,13 +68,13 @@ function bucketRoot(b: Uint8Array, ps: number, name: string): { elem: number; pa
 
 describe('filebrowser reader: meta pages', () => {
   test.each(['basic.db', 'basic-16k.db'])('%s with meta page 0 damaged reads from page 1, its page size found by probing', async (name) => {
-    const path = damaged(name, (b) => void (b[40] ^= 0xff));
+    const path = damaged(name, (b) => flip(b, 40, 0xff));
     const { config, users, shares, storm, stormMeta } = fbExpected('expected-basic.json') as unknown as FilebrowserDump;
     expect(await readFilebrowserDb(path)).toEqual({ config, users, shares, storm, stormMeta });
   });
 
   test('basic.db with meta page 1 (the newest, txid 29) damaged falls back to page 0 (txid 28): one share fewer', async () => {
-    const path = damaged('basic.db', (b, ps) => void (b[ps + 72] ^= 0x01));
+    const path = damaged('basic.db', (b, ps) => flip(b, ps + 72, 0x01));
     const dump = await readFilebrowserDb(path);
     const all = (fbExpected('expected-basic.json') as unknown as FilebrowserDump).shares;
     expect(dump.users).toHaveLength(3);
@@ -82,7 +83,7 @@ describe('filebrowser reader: meta pages', () => {
   });
 
   test('both meta pages damaged: a clear error naming each', async () => {
-    const e = await failure(damaged('basic.db', (b, ps) => void ((b[40] ^= 1), (b[ps + 40] ^= 1))));
+    const e = await failure(damaged('basic.db', (b, ps) => (flip(b, 40, 1), flip(b, ps + 40, 1))));
     expect(e.code).toBe('INVALID');
     expect(e.detail).toContain('both meta pages are damaged (page 0: checksum mismatch; page 1: checksum mismatch)');
   });
