@@ -12,7 +12,11 @@ const read = {
   summary: 'Read a file or list a folder',
   tags: ['files'],
   auth: 'user' as const,
-  query: { checksum: 'md5, sha1, sha256 or sha512: add that checksum of a file' },
+  query: {
+    checksum: 'md5, sha1, sha256 or sha512: add that checksum of a file',
+    offset: "a folder's items from this place on (0 = the first), in the listing's order; the answer's `page` says which part of `total` it holds, counts stay the whole folder's",
+    limit: 'at most this many items (1 to 100000); with offset, a range of a big folder (the web app asks for the range in view before the whole folder has arrived)',
+  },
   headers: { 'X-Encoding': '"true": a text file answers its raw bytes instead of JSON' },
   responses: { 200: { description: 'the resource; folders list their items', ...json(Resource, FOLDER) }, 404: { description: 'no such file or folder' } },
 };
