@@ -1,12 +1,12 @@
-import type { Share } from '../../server/contract/share';
+import type { Share, ShareAccess, ShareChange } from '../../server/contract/share';
 import { pageConfig } from './page-config';
 import { request, requestJson } from './client';
 import { encodePath } from './resources';
 
-import type { ShareUnit } from '../../server/contract/share';
-export { MAX_SHARE_DURATION, SHARE_UNITS, type ShareUnit } from '../../server/contract/share';
+export { MAX_SHARE_DURATION, SHARE_MODES, SHARE_UNITS, type ShareMode, type ShareUnit } from '../../server/contract/share';
 
 const apiPath = (path: string) => `/share${encodePath(path.startsWith('/') ? path : `/${path}`)}`;
+const linkPath = (hash: string) => `/share/${encodeURIComponent(hash)}`;
 
 /** GET /api/share/{path}: the links to one item. */
 export function fetchSharesOf(path: string): Promise<Share[]> {
@@ -18,29 +18,48 @@ export function fetchAllShares(): Promise<Share[]> {
   return requestJson<Share[]>('/shares');
 }
 
-export interface NewShare {
-  password?: string;
-  /** A count of `unit`s; left out (or 0) for a permanent link. */
-  expires?: number;
-  unit?: ShareUnit;
-}
+/**
+ * What the create form sends: the reference's fields (a count of `unit`s, 0 or left out = permanent; a password)
+ * and, only when the owner opened "more options", the v2 fields of decision 0051.
+ */
+export type NewShare = Omit<ShareChange, 'expires'> & { expires?: number };
 
-/** POST /api/share/{path}: creates a link; `expires` is sent only when given (spec §5). */
+/** POST /api/share/{path}: creates a link; `expires` is sent only when given (spec §5), v2 fields only when set. */
 export function createShare(path: string, opts: NewShare = {}): Promise<Share> {
-  const body: Record<string, string> = { password: opts.password ?? '' };
-  if (opts.expires) {
-    body.expires = String(opts.expires);
-    body.unit = opts.unit ?? 'hours';
+  const { password, expires, unit, ...more } = opts;
+  const body: Record<string, unknown> = { password: password ?? '', ...more };
+  if (expires) {
+    body.expires = String(expires);
+    body.unit = unit ?? 'hours';
   }
   return requestJson<Share>(apiPath(path), { method: 'POST', json: body });
 }
 
-/** DELETE /api/share/{hash}. */
-export async function deleteShare(hash: string): Promise<void> {
-  await request(`/share/${encodeURIComponent(hash)}`, { method: 'DELETE' });
+/** PATCH /api/share/{hash}: changes a link in place; its URL stays. */
+export function updateShare(hash: string, change: ShareChange): Promise<Share> {
+  return requestJson<Share>(linkPath(hash), { method: 'PATCH', json: change });
 }
 
-/** The public address of a link: `${origin}${BaseURL}/share/${hash}`. */
-export function shareUrl(hash: string): string {
-  return `${window.location.origin}${pageConfig.BaseURL}/share/${encodeURIComponent(hash)}`;
+/** POST /api/share/{hash}/regenerate: a new random hash; the old URL (and slug) stop working. */
+export function regenerateShare(hash: string): Promise<Share> {
+  return requestJson<Share>(`${linkPath(hash)}/regenerate`, { method: 'POST' });
+}
+
+/** GET /api/share/{hash}/log: access lines newest first; `before` (a line id) pages back. */
+export function fetchShareLog(hash: string, opts: { limit?: number; before?: number } = {}): Promise<ShareAccess[]> {
+  const q = new URLSearchParams();
+  if (opts.limit) q.set('limit', String(opts.limit));
+  if (opts.before) q.set('before', String(opts.before));
+  const qs = q.toString();
+  return requestJson<ShareAccess[]>(`${linkPath(hash)}/log${qs ? `?${qs}` : ''}`);
+}
+
+/** DELETE /api/share/{hash}. */
+export async function deleteShare(hash: string): Promise<void> {
+  await request(linkPath(hash), { method: 'DELETE' });
+}
+
+/** The public address of a link: `${origin}${BaseURL}/share/${slug or hash}`. */
+export function shareUrl(hashOrSlug: string): string {
+  return `${window.location.origin}${pageConfig.BaseURL}/share/${encodeURIComponent(hashOrSlug)}`;
 }

@@ -25,6 +25,10 @@ export interface PromptData {
   share: { item: WebResource };
   upload: { base: string };
   shareDelete: { share: Share; onConfirm: () => void };
+  /** The in-app notifications (files arrived through a file request). */
+  notifications: Record<string, never>;
+  /** One link's edit form, access log or new-address confirmation, opened from the shares table. */
+  shareManage: { share: Share; view: 'edit' | 'log' | 'regenerate'; onDone?: () => void };
   /** The Versions panel of one file. */
   versions: { item: WebResource };
 }

@@ -6,6 +6,7 @@ import { currentFolder } from '../../state/files.state';
 import { canLogout, instanceName, pageConfig } from '../../api/page-config';
 import { showPrompt } from '../../state/prompts.state';
 import { Brand } from '../ui/brand';
+import { NotificationsButton } from '../notifications/notifications-button';
 import { Icon, type IconName } from '../ui/icon';
 import { PROJECT_URL } from './links';
 import { QuotaMeter } from './quota-meter';
@@ -80,6 +81,7 @@ export function Sidebar() {
               </>
             )}
             <NavLink href="/trash" icon="trash" label={t('trash.nav')} active={at('/trash')} testId="nav-trash" />
+            {user?.perm.share && <NotificationsButton />}
             <NavLink href="/settings" icon="settings" label={t('sidebar.settings')} active={at('/settings')} testId="nav-settings" />
             {canLogout && <NavButton icon="logout" label={t('sidebar.logout')} onClick={() => void logout()} testId="logout" />}
           </>

@@ -13,10 +13,12 @@ import { InfoPrompt } from './info-prompt';
 import { NamePrompt } from './name-prompt';
 import { RenamePrompt } from './rename-prompt';
 import { ShareDeletePrompt } from './share-delete-prompt';
+import { ShareManagePrompt } from './share-manage';
 import { SharePrompt } from './share-prompt';
 import { TransferPrompt } from './transfer-prompt';
 import { UploadPrompt } from './upload-prompt';
 import { VersionsPrompt } from '../versions/versions-prompt';
+import { NotificationsPrompt } from '../notifications/notifications-prompt';
 
 function Body({ prompt }: { prompt: OpenPrompt }) {
   switch (prompt.kind) {
@@ -51,6 +53,10 @@ function Body({ prompt }: { prompt: OpenPrompt }) {
       return <ExtractPrompt {...prompt.data} />;
     case 'shareDelete':
       return <ShareDeletePrompt {...prompt.data} />;
+    case 'shareManage':
+      return <ShareManagePrompt {...prompt.data} />;
+    case 'notifications':
+      return <NotificationsPrompt />;
     case 'versions':
       return <VersionsPrompt {...prompt.data} />;
   }

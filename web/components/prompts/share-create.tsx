@@ -2,20 +2,24 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAX_SHARE_DURATION, SHARE_UNITS, type NewShare, type ShareUnit } from '../../api/shares';
 import { PromptButton, PromptFrame } from './prompt-frame';
+import { draftOf, draftProblems, optionsChange, type ShareDraft } from './share-draft';
+import { ShareOptions } from './share-options';
 
-/** Create mode of the share dialog: a duration (empty = permanent) in a unit, and an optional password. */
-export function ShareCreate({ name, onCreate, onCancel }: { name: string; onCreate(opts: NewShare): Promise<void>; onCancel(): void }) {
+/**
+ * Create mode of the share dialog: a duration (empty = permanent) in a unit, an optional password (the reference's
+ * fields), and folded away under "More options" the v2 fields, sent only when set.
+ */
+export function ShareCreate({ name, isDir, onCreate, onCancel }: { name: string; isDir: boolean; onCreate(opts: NewShare): Promise<void>; onCancel(): void }) {
   const { t } = useTranslation();
-  const [duration, setDuration] = useState('');
-  const [unit, setUnit] = useState<ShareUnit>('hours');
-  const [password, setPassword] = useState('');
+  const [draft, setDraft] = useState<ShareDraft>(draftOf);
   const [busy, setBusy] = useState(false);
-  const n = duration.trim() === '' ? 0 : Number(duration);
-  const valid = Number.isInteger(n) && n >= 0 && n <= MAX_SHARE_DURATION;
+  const set = <K extends keyof ShareDraft>(key: K, value: ShareDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const bad = draftProblems(draft, MAX_SHARE_DURATION);
+  const n = draft.duration.trim() === '' ? 0 : Number(draft.duration);
   const submit = async () => {
-    if (!valid || busy) return;
+    if (bad.length || busy) return;
     setBusy(true);
-    await onCreate({ password, unit, ...(n > 0 ? { expires: n } : {}) });
+    await onCreate({ ...optionsChange(draft), password: draft.password, unit: draft.unit, ...(n > 0 ? { expires: n } : {}) });
     setBusy(false);
   };
   return (
@@ -27,7 +31,7 @@ export function ShareCreate({ name, onCreate, onCancel }: { name: string; onCrea
       actions={
         <>
           <PromptButton label={t('buttons.cancel')} onClick={onCancel} testId="prompt-cancel" />
-          <PromptButton kind="primary" submit label={t('buttons.create')} testId="prompt-confirm" disabled={!valid || busy} />
+          <PromptButton kind="primary" submit label={t('buttons.create')} testId="prompt-confirm" disabled={bad.length > 0 || busy} />
         </>
       }
     >
@@ -43,15 +47,16 @@ export function ShareCreate({ name, onCreate, onCancel }: { name: string; onCrea
             max={MAX_SHARE_DURATION}
             step={1}
             inputMode="numeric"
-            value={duration}
-            onChange={(e) => setDuration(e.target.value)}
+            value={draft.duration}
+            aria-invalid={bad.includes('duration') || undefined}
+            onChange={(e) => set('duration', e.target.value)}
             placeholder={t('prompts.permanent')}
             data-testid="share-duration"
           />
         </label>
         <label className="field">
           <span className="field__label">{t('prompts.unit')}</span>
-          <select className="input" name="unit" value={unit} onChange={(e) => setUnit(e.target.value as ShareUnit)} data-testid="share-unit">
+          <select className="input" name="unit" value={draft.unit} onChange={(e) => set('unit', e.target.value as ShareUnit)} data-testid="share-unit">
             {SHARE_UNITS.map((u) => (
               <option key={u} value={u}>
                 {t(`prompts.units.${u}`)}
@@ -63,8 +68,12 @@ export function ShareCreate({ name, onCreate, onCancel }: { name: string; onCrea
       <p className="prompt__hint">{t('prompts.durationHint')}</p>
       <label className="field">
         <span className="field__label">{t('prompts.optionalPassword')}</span>
-        <input className="input" type="password" name="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid="share-password" />
+        <input className="input" type="password" name="password" autoComplete="new-password" value={draft.password} onChange={(e) => set('password', e.target.value)} data-testid="share-password" />
       </label>
+      <details className="share-more" data-testid="share-more">
+        <summary>{t('shareEdit.moreOptions')}</summary>
+        <ShareOptions draft={draft} set={set} isDir={isDir} bad={bad} />
+      </details>
     </PromptFrame>
   );
 }

@@ -1,48 +1,26 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Share } from '../../../server/contract/share';
-import { copyText, createLink, linksOf, openLinks, removeLink, shareUrl } from '../../actions/share';
+import { createLink, linksOf, openLinks, removeLink } from '../../actions/share';
+import { setLinkDisabled } from '../../actions/share-edit';
 import { showError } from '../../state/notices.state';
 import { closePrompt, type PromptData } from '../../state/prompts.state';
-import { Icon } from '../ui/icon';
 import { PromptButton, PromptFrame } from './prompt-frame';
 import { ShareCreate } from './share-create';
-import { formatExact, formatRelative } from '../ui/format';
-
-function LinkRow({ share, onDelete }: { share: Share; onDelete(): void }) {
-  const { t, i18n } = useTranslation();
-  const url = shareUrl(share.hash);
-  const when = share.expire === 0 ? t('prompts.permanent') : t('prompts.expires', { when: formatRelative(share.expire * 1000, i18n.language) });
-  return (
-    <li className="share__link" data-testid="share-link" data-hash={share.hash}>
-      <div className="share__info">
-        <a className="share__url" href={url} target="_blank" rel="noopener noreferrer">
-          {url}
-        </a>
-        <span className="share__meta" title={share.expire ? formatExact(share.expire * 1000, i18n.language) : undefined}>
-          {share.hasPassword && <Icon name="lock" className="share__lock" />}
-          {share.hasPassword && <span className="sr-only">{t('prompts.passwordProtected')}</span>}
-          {when}
-        </span>
-      </div>
-      <button type="button" className="icon-btn" aria-label={t('buttons.copyLink')} title={t('buttons.copyLink')} onClick={() => void copyText(url)} data-testid="share-copy">
-        <Icon name="copy" />
-      </button>
-      <button type="button" className="icon-btn icon-btn--danger" aria-label={t('buttons.deleteLink')} title={t('buttons.deleteLink')} onClick={onDelete} data-testid="share-delete">
-        <Icon name="delete" />
-      </button>
-    </li>
-  );
-}
+import { ShareLinkRow, type LinkTool } from './share-link-row';
+import { ShareManage, type ManageView } from './share-manage';
+import '../../styles/share-edit.css';
 
 /**
- * The share dialog (spec §4): list mode and create mode. Opening loads the links (creating a permanent one when
- * there are none); creating returns to the list; deleting the last link switches to create mode.
+ * The share dialog (spec §4): list mode and create mode, plus one link's edit, log or new-address view (v2).
+ * Opening loads the links (creating a permanent one when there are none); creating returns to the list; deleting
+ * the last link switches to create mode.
  */
 export function SharePrompt({ item }: PromptData['share']) {
   const { t } = useTranslation();
   const [links, setLinks] = useState<Share[] | null>(null);
   const [creating, setCreating] = useState(false);
+  const [managing, setManaging] = useState<{ share: Share; view: ManageView } | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -76,10 +54,16 @@ export function SharePrompt({ item }: PromptData['share']) {
     if (list.length === 0) setCreating(true);
   };
 
+  const tool = async (share: Share, which: LinkTool) => {
+    if (which !== 'toggle') return setManaging({ share, view: which });
+    if (await setLinkDisabled(share.hash, !share.disabled)) await refresh();
+  };
+
   if (links !== null && creating) {
     return (
       <ShareCreate
         name={item.name}
+        isDir={item.isDir}
         onCreate={async (opts) => {
           if (!(await createLink(item.path, opts))) return;
           await refresh();
@@ -89,6 +73,12 @@ export function SharePrompt({ item }: PromptData['share']) {
         onCancel={() => (links.length === 0 ? closePrompt() : setCreating(false))}
       />
     );
+  }
+
+  if (managing) {
+    const back = () => setManaging(null);
+    const done = () => void refresh().then(back);
+    return <ShareManage share={managing.share} view={managing.view} isDir={item.isDir} onDone={done} onBack={back} />;
   }
 
   return (
@@ -110,7 +100,7 @@ export function SharePrompt({ item }: PromptData['share']) {
       ) : (
         <ul className="share__links" aria-label={t('prompts.shareLinks')} data-testid="share-links">
           {links.map((s) => (
-            <LinkRow key={s.hash} share={s} onDelete={() => void remove(s.hash)} />
+            <ShareLinkRow key={s.hash} share={s} onDelete={() => void remove(s.hash)} onTool={(w) => void tool(s, w)} />
           ))}
         </ul>
       )}
