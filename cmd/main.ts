@@ -13,6 +13,7 @@ import { registerMisc } from './commands/misc';
 import { registerRules } from './commands/rules';
 import { registerServe } from './commands/serve';
 import { registerHealth } from './commands/health';
+import { registerImport } from './commands/import';
 import { registerSessions } from './commands/sessions';
 import { registerTokens } from './commands/tokens';
 import { registerShares } from './commands/shares';
@@ -49,6 +50,7 @@ registerTokens(program);
 registerFactors(program);
 registerHealth(program);
 registerIndex(program);
+registerImport(program);
 
 // No top-level await: the binary is compiled to bytecode, which needs a CommonJS-shaped entry.
 program.parseAsync(process.argv).catch((e: unknown) => {

@@ -4,7 +4,7 @@
  */
 export const AUDIT_ACTIONS = [
   'login', 'logout',
-  'user.create', 'user.update', 'user.permissions', 'user.delete', 'users.import',
+  'user.create', 'user.update', 'user.permissions', 'user.delete', 'users.import', 'import.filebrowser',
   'settings.update', 'config.import',
   'share.create', 'share.update', 'share.used', 'share.delete',
   'file.delete', 'version.restore', 'version.delete', 'command.run', 'sessions.end',

@@ -20,6 +20,9 @@ import type { PreviewService } from './preview/preview.service';
 import type { Runner } from './runner/runner.service';
 import type { SettingsService } from './settings/settings.service';
 import type { SharesService } from './shares/shares.service';
+import type { ShareUploads } from './shares/share-uploads';
+import type { NotificationsService } from './shares/notifications.service';
+import type { FilebrowserImportService } from './import/filebrowser/filebrowser-import.service';
 import type { TrashService } from './trash/trash.service';
 import type { VersionsService } from './versions/versions.service';
 import type { VersionUpkeep } from './versions/version-upkeep';
@@ -58,6 +61,10 @@ export interface Services {
   hooks: Hooks;
   runner: Runner;
   shares: SharesService;
+  /** File requests: uploads through public links (shares v2). */
+  shareUploads: ShareUploads;
+  /** In-app notifications (files arrived through a file request). */
+  notifications: NotificationsService;
   /** The per-instance name index: search and folder sizes (services/index); `serve` starts it. */
   index: NameIndex;
   /** Quotas: the one decision whether a write may land (services/quota; the files root's write gate). */
@@ -92,5 +99,7 @@ export interface Services {
   davLogin: DavLogin;
   /** WebDAV locks (dav_locks, shared by every instance): LOCK, UNLOCK and the gate the methods ask. */
   davLocks: DavLocksService;
+  /** `filedeck import filebrowser`: plan and one-transaction apply (services/import/filebrowser). */
+  filebrowserImport: FilebrowserImportService;
   close(): Promise<void>;
 }

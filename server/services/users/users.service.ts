@@ -14,6 +14,14 @@ import { checkUsername, cleanUsername, normaliseScope, normaliseUserFields } fro
 import { systemActor } from '../actor';
 import type { AuditService, AuditWho } from '../audit/audit.service';
 import { removeBelongings, type Belongings, type TrashFate } from './user-removal';
+import type { Sql } from '../../db/sql';
+
+/** A user validated and completed by UsersService.prepare, not stored yet. */
+export interface PreparedUser {
+  user: Omit<User, 'id'>;
+  /** Its scope is a home folder made for it (checked against other scopes). */
+  wantsHome: boolean;
+}
 
 /** Fields whose change needs the caller's current password (json auth), and that non-admins may not touch. */
 const SENSITIVE: UserField[] = ['username', 'password', 'scope', 'lockPassword', 'commands', 'perm', 'rules'];
@@ -104,6 +112,20 @@ export class UsersService {
    * without a folder; a failed insert removes a folder this call made. `passwordIsHash` is for first-run hashes.
    */
   async create(data: Record<string, unknown>, opts: { passwordIsHash?: boolean; createHome?: boolean; forceNonAdmin?: boolean; by?: Actor | AuditWho; via?: string } = {}): Promise<User> {
+    const p = await this.prepare(data, opts);
+    await this.creationChecks(this.d.users, p); // before making any folder
+    const id = await this.withScopeFolders([p.user.scope], () => this.d.users.transaction((users) => this.insertPrepared(users, p)));
+    const made = publicUser((await this.d.users.byId(id))!);
+    await this.d.audit?.record(opts.by ?? systemActor, 'user.create', made.username, { id, scope: made.scope, perm: made.perm, ...(opts.via ? { via: opts.via } : {}) });
+    return made;
+  }
+
+  /**
+   * The record create() stores, validated and completed (defaults template, permissions, scope), written nowhere.
+   * With create() and insertPrepared() this is the one creation path; an import prepares many users first, makes
+   * their folders (withScopeFolders) and inserts them in its own transaction (insertPrepared).
+   */
+  async prepare(data: Record<string, unknown>, opts: { passwordIsHash?: boolean; createHome?: boolean; forceNonAdmin?: boolean } = {}): Promise<PreparedUser> {
     const settings = this.d.settings.get();
     const username = checkUsername(data.username);
     const password = opts.passwordIsHash ? String(data.password ?? '') : checkPassword(data.password, settings.minimumPasswordLength);
@@ -127,20 +149,30 @@ export class UsersService {
     }
     const wantsHome = !explicitScope && (settings.createUserDir || !!opts.createHome);
     user.scope = explicitScope ? (fields.scope ?? '/') : this.templateScope(username, wantsHome);
-    const checks = async (users: UsersStore) => {
-      if (await users.byUsername(username)) throw exists('username already taken');
-      if (wantsHome) await this.refuseOverlappingHome(users, user.scope, 0);
-    };
-    await checks(this.d.users); // before making any folder
-    const id = await this.withScopeFolder(user.scope, () =>
-      this.d.users.transaction(async (users) => {
-        await checks(users); // again, atomically with the insert
-        return users.insert(user);
-      }),
-    );
-    const made = publicUser((await this.d.users.byId(id))!);
-    await this.d.audit?.record(opts.by ?? systemActor, 'user.create', made.username, { id, scope: made.scope, perm: made.perm, ...(opts.via ? { via: opts.via } : {}) });
-    return made;
+    return { user, wantsHome };
+  }
+
+  /** The name is free and a home folder overlaps no other scope (asked again inside the inserting transaction). */
+  private async creationChecks(users: UsersStore, p: PreparedUser): Promise<void> {
+    if (await users.byUsername(p.user.username)) throw exists('username already taken');
+    if (p.wantsHome) await this.refuseOverlappingHome(users, p.user.scope, 0);
+  }
+
+  /** Inserts a prepared user through `users` (a store bound to the caller's transaction), checks first; the new id. */
+  async insertPrepared(users: UsersStore, p: PreparedUser): Promise<number> {
+    await this.creationChecks(users, p); // again, atomically with the insert
+    return users.insert(p.user);
+  }
+
+  /**
+   * Replaces an existing user's record with a prepared one inside the caller's transaction (an import with
+   * --merge): username and id stay, the user's sessions end as after any permission or password change.
+   */
+  async replacePrepared(users: UsersStore, tx: Sql, id: number, p: PreparedUser): Promise<void> {
+    const current = await users.byId(id);
+    if (!current) throw notFound(`user ${id} is gone`);
+    await users.update({ ...current, ...p.user, username: current.username, id });
+    await this.d.sessions.with(tx).deleteForUser(id);
   }
 
   /**
@@ -165,16 +197,18 @@ export class UsersService {
   }
 
   /**
-   * Makes the scope folder, then runs `insert` (the row). When the insert fails, a folder this call made is
-   * removed again (only while empty), so a failure leaves neither; a crash in between leaves at most an empty
-   * folder, never a user without one.
+   * Makes the scope folders, then runs `insert` (the rows). When the insert fails, the folders this call made are
+   * removed again (only while empty), so a failure leaves neither; a crash in between leaves at most empty
+   * folders, never a user without one.
    */
-  private async withScopeFolder<T>(scope: string, insert: () => Promise<T>): Promise<T> {
-    const made = await this.ensureScope(scope);
+  async withScopeFolders<T>(scopes: string[], insert: () => Promise<T>): Promise<T> {
+    const made: string[] = [];
     try {
+      for (const scope of new Set(scopes)) if (await this.ensureScope(scope)) made.push(scope);
       return await insert();
     } catch (e) {
-      if (made) await new ScopedFs(this.d.root).removeEmptyFolder(scope).catch(() => {});
+      // Deepest first, so a home made inside another new folder goes before it.
+      for (const scope of made.reverse()) await new ScopedFs(this.d.root).removeEmptyFolder(scope).catch(() => {});
       throw e;
     }
   }
