@@ -1,13 +1,14 @@
 import { lstat, mkdir, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { dirname } from 'node:path';
-import { exists, forbidden } from '../core/errors';
+import { AppError, exists, forbidden } from '../core/errors';
 import { fromFsError, wrapFs } from './fs-errors';
 import { place } from './place';
 import { ScopeListing } from './scope-listing';
 import { movedAway, movedOr, TempEntry } from './temp-file';
 import { parentOf } from './virtual-path';
 import { leftAt, NO_HOLD, reserveAt, tempHoldId, type WriteHold } from './write-gate';
+import { Writeback } from './writeback';
 
 export const FILE_MODE = 0o640;
 export const DIR_MODE = 0o750;
@@ -34,9 +35,11 @@ export class ScopeWrites extends ScopeListing {
    * Writes a file atomically: the body streams into a locked temp file in the target's folder, is synced, and is
    * placed only when complete. On any error (client abort, disk full, folder moved away) the temp file is removed
    * wherever it now is and the previous file is untouched. `exclusive` makes the create atomic no-replace: of
-   * concurrent exclusive writes to one name exactly one lands, the others get EXISTS.
+   * concurrent exclusive writes to one name exactly one lands, the others get EXISTS. With `next` (and
+   * `exclusive`), a taken name is not an error: `next` names the following candidate in the same folder, which is
+   * claimed as atomically, until one is free (a file request's "name (1).ext").
    */
-  async writeFile(vpath: string, body: AsyncIterable<Uint8Array> | null, opts: { exclusive?: boolean; mode?: number } = {}): Promise<Stats> {
+  async writeFile(vpath: string, body: AsyncIterable<Uint8Array> | null, opts: { exclusive?: boolean; mode?: number; next?: (taken: string) => Promise<string> } = {}): Promise<Stats> {
     await this.mkdirp(parentOf(vpath));
     const target = await this.destination(vpath);
     const tmp = await TempEntry.create(dirname(target), { mode: opts.mode ?? FILE_MODE });
@@ -45,13 +48,23 @@ export class ScopeWrites extends ScopeListing {
       // The quotas over the target: a stream without a declared size reserves as it goes and stops at the limit
       // (507); the temp is then discarded, which releases what it held.
       const hold = await this.holdFor(tmp, target, 0, (await lstat(target).catch(() => null)) ? 0 : 1);
+      const flow = new Writeback(tmp.fh.fd);
       if (body)
         for await (const chunk of body) {
           await hold.grow(chunk.length);
           await writeAll(tmp, chunk);
+          flow.wrote(chunk.length);
         }
       await tmp.fh.sync();
-      return await this.commitTemp(tmp, vpath, opts.exclusive ?? false, hold);
+      for (let at = vpath; ; ) {
+        try {
+          return await this.commitTemp(tmp, at, opts.exclusive ?? false, hold);
+        } catch (e) {
+          if (!opts.next || !opts.exclusive || !(e instanceof AppError && e.code === 'EXISTS') || parentOf(at) !== parentOf(vpath)) throw e;
+          at = await opts.next(at);
+          if (parentOf(at) !== parentOf(vpath)) throw e; // a temp is placed only beside itself
+        }
+      }
     } catch (e) {
       await tmp.discard();
       throw fromFsError(e);

@@ -3,6 +3,7 @@ import type { UploadsStore } from '../../db/uploads.store';
 import { fromFsError } from '../../fs/fs-errors';
 import { probeTemp, removeTemp, tempSize, TempEntry } from '../../fs/temp-file';
 import { releaseTemp, reserveAt, tempHoldId } from '../../fs/write-gate';
+import { Writeback } from '../../fs/writeback';
 import type { Actor } from '../actor';
 import { commitWrite } from './commit-decision';
 import type { FilesService } from './files.service';
@@ -12,6 +13,23 @@ export const TUS_IDLE_MS = 10 * 60 * 1000;
 export const TUS_LIVE_MS = 60 * 1000;
 /** A resumable upload's quota reservation lives until the upload lands or goes (cancel, sweep, its user deleted). */
 const UPLOAD_HOLD_MS = 24 * 3_600_000;
+
+/**
+ * What a file request adds around a resumable upload (share-uploads.ts): `admit` takes the file from the link's
+ * limits when the last byte arrived (throws to refuse: nothing lands), `refund` gives it back when it did not land
+ * after all, `landed` hears where it did.
+ */
+export interface UploadGate {
+  admit(length: number): Promise<void>;
+  refund(length: number): Promise<void>;
+  landed(path: string, length: number): Promise<void>;
+}
+
+/**
+ * The row key of an upload: its path, or for a public link's visitor (whose paths are relative to the shared
+ * folder, under the owner's id) the link and path, so they never meet the owner's own uploads.
+ */
+const keyOf = (actor: Actor, path: string): string => (actor.share ? `share:${actor.share}:${path}` : path);
 
 /**
  * Resumable uploads (tus 1.0: creation, HEAD offset, PATCH, termination). Bytes go to a temporary file next to
@@ -40,7 +58,7 @@ export class TusService {
    * re-creation replaces an earlier upload only once that one has received bytes and no request is writing it
    * (the client restarted); until then it is live and the re-creation is refused.
    */
-  async create(actor: Actor, path: string, lengthHeader: string | null, override: boolean): Promise<void> {
+  async create(actor: Actor, path: string, lengthHeader: string | null, override: boolean, gate?: UploadGate): Promise<void> {
     this.guard(actor, path);
     if (lengthHeader === null || !/^\d{1,16}$/.test(lengthHeader.trim())) throw invalid('Upload-Length must be a whole number of bytes');
     const length = Number(lengthHeader.trim());
@@ -54,9 +72,11 @@ export class TusService {
     await this.files.deps.hooks.before('upload', { actor, path });
     const userId = this.uid(actor);
     const now = Date.now();
-    const previous = await this.store.get(userId, path);
+    const key = keyOf(actor, path);
+    const previous = await this.store.get(userId, key);
     const probe = previous && (await probeTemp(previous.tempPath));
-    const restartable = !!previous && (!probe || (!probe.held && probe.size > 0));
+    // A visitor never restarts another visitor's upload: only an expired row of that name may be replaced.
+    const restartable = !actor.share && !!previous && (!probe || (!probe.held && probe.size > 0));
     // The temp file exists (locked) before its row, and the row before the lock is released: a crash at any point
     // leaves an unregistered, unlocked temp (swept) or a row whose temp is missing (expires), never a live leak.
     const temp = await actor.fs.createTemp(path);
@@ -65,8 +85,8 @@ export class TusService {
       // uploads cannot overshoot together); the commit of the temp takes this reservation over (same id).
       const hold = await reserveAt(temp.path, length, existing ? 0 : 1, { id: tempHoldId(temp.path), ttl: UPLOAD_HOLD_MS });
       temp.onDiscard = () => hold.release();
-      const row = { userId, path, tempPath: temp.path, length, override, expiresAt: now + this.idleMs };
-      const claim = await this.store.claim(row, restartable ? Number.MAX_SAFE_INTEGER : now + this.idleMs - TUS_LIVE_MS);
+      const row = { userId, path: key, tempPath: temp.path, length, override, expiresAt: now + this.idleMs };
+      const claim = await this.store.claim(row, restartable ? Number.MAX_SAFE_INTEGER : actor.share ? now : now + this.idleMs - TUS_LIVE_MS);
       if (claim.replaced && claim.replaced !== temp.path) await dropTemp(claim.replaced);
       if (!claim.ok) throw exists('an upload to this path is in progress');
     } catch (e) {
@@ -74,13 +94,18 @@ export class TusService {
       throw e;
     }
     await temp.close();
-    if (length === 0) await this.complete(actor, path, null);
+    if (length === 0) await this.complete(actor, path, null, gate);
+  }
+
+  /** Whether an upload to `path` is registered for this actor (a file request avoids names being uploaded). */
+  async registered(actor: Actor, path: string): Promise<boolean> {
+    return !!(await this.store.get(this.uid(actor), keyOf(actor, path)));
   }
 
   /** HEAD: how many bytes the server has, and how many were declared. */
   async offset(actor: Actor, path: string): Promise<{ offset: number; length: number }> {
     this.guard(actor, path);
-    const row = await this.store.get(this.uid(actor), path);
+    const row = await this.store.get(this.uid(actor), keyOf(actor, path));
     if (!row) throw notFound();
     // lstat, not probeTemp: a probe's brief lock would make a PATCH arriving at that instant fail with 409.
     return { offset: (await tempSize(row.tempPath)) ?? 0, length: row.length };
@@ -91,15 +116,16 @@ export class TusService {
    * would pass the declared length is refused with 413 and the chunk is rolled back. The temp file is locked
    * while written (409 for a second writer, in any instance); a full disk is a 507 and keeps what was written.
    */
-  async append(actor: Actor, path: string, offsetHeader: string | null, contentType: string | null, body: AsyncIterable<Uint8Array> | null): Promise<number> {
+  async append(actor: Actor, path: string, offsetHeader: string | null, contentType: string | null, body: AsyncIterable<Uint8Array> | null, gate?: UploadGate): Promise<number> {
     this.guard(actor, path);
     if (contentType?.split(';')[0]?.trim() !== 'application/offset+octet-stream') throw new AppError('UNSUPPORTED_MEDIA', 'Content-Type must be application/offset+octet-stream');
     if (offsetHeader === null || !/^\d{1,16}$/.test(offsetHeader.trim())) throw invalid('Upload-Offset must be a whole number');
     const offset = Number(offsetHeader.trim());
     const userId = this.uid(actor);
-    const row = await this.store.get(userId, path);
+    const rowKey = keyOf(actor, path);
+    const row = await this.store.get(userId, rowKey);
     if (!row) throw notFound();
-    const key = `${userId}\0${path}`;
+    const key = `${userId}\0${rowKey}`;
     if (this.busy.has(key)) throw exists('another request is writing this upload');
     this.busy.add(key);
     let temp: TempEntry | null = null;
@@ -108,13 +134,13 @@ export class TusService {
       const have = (await temp.fh.stat()).size;
       if (offset > row.length) throw invalid('Upload-Offset is past Upload-Length');
       if (offset !== have) throw exists(`Upload-Offset ${offset} does not match the ${have} bytes received`);
-      const written = await this.receive(temp, userId, path, offset, row.length - offset, body);
-      await this.store.touch(userId, path, Date.now() + this.idleMs);
+      const written = await this.receive(temp, userId, rowKey, offset, row.length - offset, body);
+      await this.store.touch(userId, rowKey, Date.now() + this.idleMs);
       const now = offset + written;
       if (now === row.length) {
         const t = temp;
         temp = null; // complete() owns it now
-        await this.complete(actor, path, t);
+        await this.complete(actor, path, t, gate);
       }
       return now;
     } finally {
@@ -129,6 +155,7 @@ export class TusService {
     let tooLarge = false;
     try {
       let lastTouch = Date.now();
+      const flow = new Writeback(temp.fh.fd, offset);
       if (body)
         for await (const chunk of body) {
           if (written + chunk.length > room) {
@@ -140,6 +167,7 @@ export class TusService {
             off += n;
             written += n;
           }
+          flow.wrote(chunk.length);
           if (Date.now() - lastTouch > 2000) {
             lastTouch = Date.now();
             await this.store.touch(userId, path, lastTouch + this.idleMs);
@@ -164,36 +192,44 @@ export class TusService {
    * The last byte arrived: the row goes, and the file is placed (commit-decision.ts: atomically no-replace without
    * override, and a replace only when the actor may modify the file there now). A refusal leaves nothing written.
    */
-  private async complete(actor: Actor, path: string, held: TempEntry | null): Promise<void> {
+  private async complete(actor: Actor, path: string, held: TempEntry | null, gate?: UploadGate): Promise<void> {
     const userId = this.uid(actor);
-    const row = await this.store.get(userId, path);
+    const rowKey = keyOf(actor, path);
+    const row = await this.store.get(userId, rowKey);
     if (!row) throw notFound();
     const temp = held ?? (await TempEntry.reopen(row.tempPath));
     if (temp.path !== row.tempPath) {
       await temp.close();
       throw exists('the upload was restarted meanwhile');
     }
-    await this.store.delete(userId, path);
+    await this.store.delete(userId, rowKey);
+    let admitted = false;
     try {
+      if (gate) {
+        await gate.admit(row.length);
+        admitted = true;
+      }
       // Replace or not is decided now, with the permissions of the request that sent the last byte: an upload
       // created to a free name with override=true finds the name taken only here.
       await commitWrite(this.files, actor, temp, path, row.override);
     } catch (e) {
       await temp.discard();
+      if (admitted) await gate!.refund(row.length);
       throw e;
     } finally {
       await temp.close();
     }
     await this.files.deps.hooks.after('upload', { actor, path });
+    await gate?.landed(path, row.length);
   }
 
   /** DELETE: abandons an upload; the target file (if any) is untouched. */
   async cancel(actor: Actor, path: string): Promise<void> {
     this.guard(actor, path);
     const userId = this.uid(actor);
-    const row = await this.store.get(userId, path);
+    const row = await this.store.get(userId, keyOf(actor, path));
     if (!row) throw notFound();
-    await this.store.delete(userId, path);
+    await this.store.delete(userId, row.path);
     await dropTemp(row.tempPath);
   }
 
