@@ -38,7 +38,7 @@ export async function openReadOnlyFile(path: string, what: string): Promise<Read
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw invalid(`${what} ${path}: not a regular file`);
-    return new PositionedReader(handle, stats.size, `${what} ${path}`);
+    return new PositionedReader(handle, stats.size);
   } catch (e) {
     await handle.close().catch(() => {});
     throw described(e);
@@ -49,12 +49,12 @@ class PositionedReader implements ReadOnlyFile {
   constructor(
     private readonly handle: FileHandle,
     readonly size: number,
-    private readonly label: string,
   ) {}
 
+  // Messages carry no file name: the caller says which file it was reading, and why.
   async read(offset: number, length: number): Promise<Uint8Array> {
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > this.size)
-      throw invalid(`${this.label}: read of ${length} bytes at ${offset} is outside the file (${this.size} bytes)`);
+      throw invalid(`a read of ${length} bytes at ${offset} is outside the file (${this.size} bytes)`);
     const buf = new Uint8Array(length);
     let done = 0;
     while (done < length) {
@@ -62,9 +62,10 @@ class PositionedReader implements ReadOnlyFile {
       try {
         ({ bytesRead: n } = await this.handle.read(buf, done, length - done, offset + done));
       } catch (e) {
-        throw fromFsError(e);
+        const app = fromFsError(e);
+        throw new AppError(app.code, app.detail ?? `reading ${length} bytes at ${offset} failed (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { cause: e });
       }
-      if (n === 0) throw invalid(`${this.label}: the file ended at ${offset + done} bytes while being read (changed meanwhile?)`);
+      if (n === 0) throw invalid(`the file ended at ${offset + done} bytes while being read (changed meanwhile?)`);
       done += n;
     }
     return buf;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '../../server/core/errors';
@@ -65,6 +65,25 @@ function bucketRoot(b: Uint8Array, ps: number, name: string): { elem: number; pa
   const value = elem + le(b).getUint32(elem + 4, true) + le(b).getUint32(elem + 8, true);
   return { elem: value, page: u64(b, value) };
 }
+
+describe('filebrowser reader: leaves the file alone', () => {
+  test('reads while another process holds an exclusive lock (as a running filebrowser does), and changes nothing', async () => {
+    const path = copyFbFixture('basic.db', dir, 'locked.db');
+    const before = statSync(path);
+    const holder = Bun.spawn(['flock', '-x', path, 'sleep', '30']);
+    try {
+      // wait until the lock is held: a non-blocking shared lock then fails
+      for (let i = 0; i < 100 && Bun.spawnSync(['flock', '-n', '-s', path, 'true']).exitCode === 0; i++) await Bun.sleep(50);
+      expect(Bun.spawnSync(['flock', '-n', '-s', path, 'true']).exitCode).not.toBe(0);
+      expect((await readFilebrowserDb(path)).users).toHaveLength(3);
+    } finally {
+      holder.kill();
+      await holder.exited;
+    }
+    const after = statSync(path);
+    expect([after.mtimeMs, after.ctimeMs, after.size]).toEqual([before.mtimeMs, before.ctimeMs, before.size]);
+  }, 20_000);
+});
 
 describe('filebrowser reader: meta pages', () => {
   test.each(['basic.db', 'basic-16k.db'])('%s with meta page 0 damaged reads from page 1, its page size found by probing', async (name) => {

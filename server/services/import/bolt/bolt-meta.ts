@@ -43,6 +43,7 @@ export async function readBoltMeta(file: ReadOnlyFile): Promise<BoltMeta> {
   if ('meta' in m0) {
     if (file.size >= m0.meta.pageSize + META_END) m1 = checkMeta(await file.read(m0.meta.pageSize, META_END), 1);
     else m1 = { why: `the file ends before it (${file.size} bytes)`, signature: false };
+    if ('meta' in m1 && m1.meta.pageSize !== m0.meta.pageSize) m1 = { why: `page size ${m1.meta.pageSize}, not page 0's ${m0.meta.pageSize}`, signature: true };
   } else {
     // Page 0 cannot tell the page size: probe where page 1 would start for each size, as bbolt does.
     for (let i = 0; i <= 14; i++) {
