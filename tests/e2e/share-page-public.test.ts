@@ -124,14 +124,14 @@ describe('public share page', () => {
     const fileHref = await page.getAttribute('[data-name="plan.txt"] [data-testid=share-item-download]', 'href');
     expect(await (await fetch(fileHref!)).text()).toBe('the plan');
 
-    // images preview inline from the public download link
+    // images open in the slideshow, loaded inline from the public download link (the single-image preview it replaced)
     await page.click('[data-name="photo.png"] [data-testid=share-item-preview]');
-    await page.waitForSelector('[data-testid=share-preview]');
-    expect(await page.getAttribute('[data-testid=share-preview-image]', 'src')).toBe(`${folderUrl}/photo.png?inline=true`);
-    await page.waitForFunction(() => (document.querySelector('[data-testid=share-preview-image]') as HTMLImageElement | null)?.naturalWidth === 64);
+    await page.waitForSelector('[data-testid=share-slideshow]');
+    expect(await page.getAttribute('[data-testid=share-slide-image]', 'src')).toBe(`${folderUrl}/photo.png?inline=true`);
+    await page.waitForFunction(() => (document.querySelector('[data-testid=share-slide-image]') as HTMLImageElement | null)?.naturalWidth === 64);
     await shot(page, 'share-image-preview');
     await page.keyboard.press('Escape');
-    await page.waitForSelector('[data-testid=share-preview]', { state: 'detached' });
+    await page.waitForSelector('[data-testid=share-slideshow]', { state: 'detached' });
 
     // folders navigate inside the share
     await page.click('[data-name="Drafts"] [data-testid=share-item-link]');
@@ -192,17 +192,19 @@ describe('public share page', () => {
     await context.close();
   });
 
-  test('an expired share and an unknown hash show the not-found error page', async () => {
+  test('an expired share and an unknown hash say the link leads nowhere', async () => {
     const { hash } = await share('/report.txt', { expires: '1', unit: 'seconds' });
     await Bun.sleep(2000);
     const { context, page } = await newPage(browser);
     await page.goto(`${server.url}/share/${hash}`);
-    await page.waitForSelector('[data-testid=error-state]');
-    expect(await page.getAttribute('[data-testid=error-state]', 'data-status')).toBe('404');
-    expect(await page.textContent('[data-testid=error-state]')).toContain("This location can't be reached.");
+    // The share page's own card (no app error page with its Home link, which leads a visitor to a login)
+    await page.waitForSelector('[data-testid=share-status]');
+    expect(await page.getAttribute('[data-testid=share-status]', 'data-status')).toBe('404');
+    expect(['missing', 'expired']).toContain((await page.getAttribute('[data-testid=share-status]', 'data-state'))!);
     await shot(page, 'share-expired');
     await page.goto(`${server.url}/share/no-such-hash`);
-    await page.waitForSelector('[data-testid=error-state][data-status="404"]');
+    await page.waitForSelector('[data-testid=share-status][data-status="404"][data-state=missing]');
+    expect(await page.textContent('[data-testid=share-status]')).toContain('Link not found');
     await context.close();
   });
 

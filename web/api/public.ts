@@ -1,12 +1,23 @@
 import type { Resource } from '../../server/contract/resource';
+import { SHARE_MODES, type PublicUploadRoom, type ShareMode } from '../../server/contract/share';
 import { pageConfig } from './page-config';
 import { requestJson } from './client';
 import { encodePath } from './resources';
 
-/** A public share answer: a resource whose paths are relative to the share, plus the token of a password share. */
-export interface PublicResource extends Resource {
+/**
+ * A public share answer: a resource whose paths are relative to the share, plus the token of a password share.
+ * Shares v2 (decision 0051) adds the link's `mode` and, for file requests, `upload`: what the link still accepts.
+ * A Resource's `mode` is also the reference's numeric file mode, so both shapes are read here.
+ */
+export interface PublicResource extends Omit<Resource, 'mode'> {
   token?: string;
+  mode?: number | ShareMode;
+  upload?: PublicUploadRoom;
 }
+
+/** The link's mode; a server that predates shares v2 sends none (or a file mode number): its links are view links. */
+export const shareMode = (res: Pick<PublicResource, 'mode'>): ShareMode =>
+  (SHARE_MODES as readonly unknown[]).includes(res.mode) ? (res.mode as ShareMode) : 'view';
 
 /**
  * GET /api/public/share/{hash}{path}: no login token is sent. The password, when given, travels URL-encoded in
@@ -39,4 +50,21 @@ export function publicDownloadUrl(hash: string, path: string, opts: PublicDownlo
   const sub = path === '/' || path === '' ? '' : encodePath(path);
   const base = `${window.location.origin}${pageConfig.BaseURL}/api/public/dl/${encodeURIComponent(hash)}${sub}`;
   return q.length ? `${base}?${q.join('&')}` : base;
+}
+
+/** Base of a public route for one share: `${BaseURL}/api/public/<kind>/<hash>`. */
+export const publicBase = (kind: 'dl' | 'subtitle' | 'tus' | 'upload', hash: string) =>
+  `${window.location.origin}${pageConfig.BaseURL}/api/public/${kind}/${encodeURIComponent(hash)}`;
+
+/** A subtitle file beside a shared video, converted to WebVTT by the server (GET /api/public/subtitle). */
+export function publicSubtitleUrl(hash: string, path: string, token?: string): string {
+  const url = `${publicBase('subtitle', hash)}${encodePath(path)}`;
+  return token ? `${url}?token=${encodeURIComponent(token)}` : url;
+}
+
+/** A shared text file's content (for the inline text and Markdown views), read through the inline download. */
+export async function fetchPublicText(hash: string, path: string, token?: string, signal?: AbortSignal): Promise<string> {
+  const res = await fetch(publicDownloadUrl(hash, path, { token, inline: true }), { signal, credentials: 'omit' });
+  if (!res.ok) throw new Error(`${res.status}`);
+  return res.text();
 }

@@ -8,6 +8,7 @@ import { SHARE_PAGE_STEP, selectItem, showMore } from '../../state/public-share.
 import { Icon } from '../ui/icon';
 import { formatExact, formatRelative, formatSize } from '../ui/format';
 import { ExtraIcon } from './icons';
+import { viewable } from './share-file-view';
 
 interface Props {
   hash: string;
@@ -26,7 +27,7 @@ const childPath = (dir: string, name: string) => `${dir.replace(/\/$/, '')}/${na
 export const shareRoute = (hash: string, path: string) =>
   `/share/${encodeURIComponent(hash)}${path === '/' ? '' : encodePath(path).replace(/\/$/, '')}/`;
 
-/** A shared folder's items: folders open, files select (Ctrl/Cmd adds), preview images, download files. */
+/** A shared folder's items: folders open, files select (Ctrl/Cmd adds), viewable files open, files download. */
 export function ShareItemList({ hash, path, items, token, selected, shown, onPreview }: Props) {
   const { t, i18n } = useTranslation();
   const visible = items.slice(0, shown);
@@ -69,7 +70,7 @@ export function ShareItemList({ hash, path, items, token, selected, shown, onPre
               <time dateTime={item.modified} title={formatExact(modified, i18n.language)}>{formatRelative(modified, i18n.language)}</time>
             </span>
             <span className="share-item__actions">
-              {item.type === 'image' && (
+              {viewable(item) && (
                 <button type="button" className="share-icon-btn" aria-label={t('share.preview', { name: item.name })} onClick={() => onPreview(item)} data-testid="share-item-preview">
                   <ExtraIcon name="eye" />
                 </button>
