@@ -16,6 +16,12 @@ import { openDatabase } from './db/database';
 import { SessionsStore } from './db/sessions.store';
 import { SettingsStore } from './db/settings.store';
 import { SharesStore } from './db/shares.store';
+import { ShareAccessStore } from './db/share-access.store';
+import { NotificationsStore } from './db/notifications.store';
+import { ShareAccessLog } from './services/shares/share-access-log';
+import { NotificationsService } from './services/shares/notifications.service';
+import { ShareWebhooks } from './services/shares/share-webhooks';
+import { ShareUploads } from './services/shares/share-uploads';
 import { UsersStore } from './db/users.store';
 import { RateLimitsStore } from './db/rate-limits.store';
 import { RateLimiter } from './services/auth/rate-limiter';
@@ -136,7 +142,11 @@ export async function createServices(
   users.usageOf = (u) => quota.usage(u);
   const removeGate = installWriteGate(quota.realRoot, quota);
   const files = new FilesService({ hooks: indexedHooks(hooks, index), folderSizes: index, shares: stores.shares, evictPreviews: (p) => previews.evict(p), typeDetectionByHeader: config.typeDetectionByHeader, checksums: work.checksums, audit });
-  const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits, audit });
+  // Shares v2 (decision 0051): the access log, the owner's notifications and webhooks (stopped by Background).
+  const accessLog = new ShareAccessLog(new ShareAccessStore(db), () => settings.get().shares.logFullAddresses);
+  const notifications = new NotificationsService(new NotificationsStore(db));
+  const webhooks = new ShareWebhooks(log, () => settings.get().shares.webhookPrivateHosts);
+  const shares = new SharesService({ store: stores.shares, users: stores.users, root: config.root, followExternalSymlinks: config.followExternalSymlinks, globalRules: () => settings.get().rules, limits, audit, accessLog, notifications });
   // File versions (services/versions): what an overwrite replaces is kept there by the delete sequence's keeper.
   const versions = new VersionsService({ store: new VersionsStore(db), users: stores.users, files, root: config.root, settings: () => settings.get().versions, audit, log, afterLink: versionTestPause() });
   files.followers.push(versions);
@@ -152,10 +162,11 @@ export async function createServices(
   const caps = { jobsPerUser: config.jobQueuePerUser, itemsPerUser: config.jobItemsPerUser, jobs: config.jobQueue, items: config.jobItems };
   const jobs = new JobsService({ store: new JobsStore(db), files, actorOf, limits: () => settings.get().extraction, deleteItem: (a, p, permanent) => trash.delete(a, p, { permanent }), log, caps });
   const tus = new TusService(stores.uploads, files);
+  const shareUploads = new ShareUploads({ files, tus, store: stores.shares, log: accessLog, notifications, webhooks, limits, audit });
   // What a deleted user leaves goes with them (services/users/user-removal.ts).
   users.belongings = { endJobs: (id, why) => jobs.endOwner(id, why), dropUploads: (id) => tus.dropUser(id), removeTrash: (id) => trash.purge.removeOwner(id), handTrash: (from, to) => trash.purge.handOver(from, to) };
   // Every task besides answering requests (sweeps, index, purges, job recovery, audit retention): `serve` starts it.
-  const background = new Background({ config, log, tus, index, purge: trash.purge, jobs, audit, quota, versions: versionUpkeep, davLocks: () => davLocks });
+  const background = new Background({ config, log, tus, index, purge: trash.purge, jobs, audit, quota, versions: versionUpkeep, davLocks: () => davLocks, webhooks });
   const health = new HealthService(new HealthStore(db));
   const metrics = new MetricsRegistry();
   observeBackground({ health, metrics, index, jobs });
@@ -184,6 +195,8 @@ export async function createServices(
     hooks,
     runner,
     shares,
+    shareUploads,
+    notifications,
     trash,
     versions,
     versionUpkeep,

@@ -3,6 +3,7 @@ import type { ExtractionLimits } from './job';
 import type { TrashSettings } from './trash';
 import type { VersionSettings } from './versions';
 import type { WebdavSettings } from './dav';
+import type { ShareSettings } from './share';
 import type { Rule, UserDefaults } from './user';
 
 export const EVENTS = ['upload', 'save', 'copy', 'rename', 'delete'] as const;
@@ -49,12 +50,14 @@ export interface Settings extends AccountSettings {
   quotaPrunesTrash: boolean;
   /** What one archive extraction may write (contract/job.ts). */
   extraction: ExtractionLimits;
+  /** Public links (contract/share.ts). */
+  shares: ShareSettings;
 }
 
 /** Fields that PUT /api/settings may change; authMethod and authHeader are CLI-only, as in the reference. */
 export const SETTINGS_PUT_FIELDS = [
   'signup', 'createUserDir', 'userHomeBasePath', 'minimumPasswordLength', 'auditRetentionDays', 'rules', 'branding', 'tus', 'shell',
-  'commands', 'defaults', 'trash', 'extraction', 'oidc', 'ldap', 'twoFactor', 'localLogin', 'versions', 'quotaPrunesTrash', 'webdav',
+  'commands', 'defaults', 'trash', 'extraction', 'oidc', 'ldap', 'twoFactor', 'localLogin', 'versions', 'quotaPrunesTrash', 'webdav', 'shares',
 ] as const;
 
 /** Page configuration injected into index.html (spec §3 "Page configuration flags"). */

@@ -71,6 +71,8 @@ export interface ShareV2Fields {
   upload: UploadLimits;
   /** POSTed a JSON summary when files arrive through the link; '' = none. http(s) only. */
   webhookUrl: string;
+  /** The key of the webhook's `X-Filedeck-Signature` (HMAC-SHA256 of the body), shown to the owner; '' without a webhook. */
+  webhookSecret: string;
   counters: ShareCounters;
 }
 
@@ -130,4 +132,12 @@ export interface PublicUploadRoom {
   /** Files the link still accepts; null = no count limit. */
   remainingFiles: number | null;
   allowedTypes: readonly string[];
+}
+
+/** Admin settings of public links (`settings.shares`). */
+export interface ShareSettings {
+  /** Keep visitors' whole addresses in access logs (otherwise IPv4 /24, IPv6 /48). */
+  logFullAddresses: boolean;
+  /** Let webhooks reach loopback, private and link-local addresses (off: refused, against SSRF). */
+  webhookPrivateHosts: boolean;
 }

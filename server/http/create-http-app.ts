@@ -16,6 +16,8 @@ import { searchRoutes } from './routes/search.routes';
 import { tusRoutes } from './routes/tus.routes';
 import { sharesRoutes } from './routes/shares.routes';
 import { publicRoutes } from './routes/public.routes';
+import { publicUploadRoutes } from './routes/public-upload.routes';
+import { notificationsRoutes } from './routes/notifications.routes';
 import { commandRoutes } from './routes/command.routes';
 import { subtitleRoutes } from './routes/subtitle.routes';
 import { healthRoutes } from './routes/health.routes';
@@ -51,6 +53,8 @@ export async function createHttpApp(s: Services) {
     .use(tusRoutes(s, auth))
     .use(sharesRoutes(s, auth))
     .use(publicRoutes(s, auth, ip))
+    .use(publicUploadRoutes(s, auth, ip))
+    .use(notificationsRoutes(s, auth))
     .use(commandRoutes(s, auth))
     .use(subtitleRoutes(s, auth))
     .use(trashRoutes(s, auth))

@@ -16,6 +16,8 @@ export interface Actor {
   sessionId?: string;
   /** The client's address (from the route, for the audit log); absent for the CLI. */
   address?: string;
+  /** A public link's visitor (SharesService.open): the link's hash, for hooks (SHARE_HASH) and the audit log. */
+  readonly share?: string;
   /** Set when the request came with a personal API token: what it narrows the owner's rights to (policy/token-limits.ts). */
   readonly limits?: TokenLimits;
   can(perm: PermName): boolean;

@@ -73,7 +73,7 @@ export const Usage = t.Object({ total: t.Number(), used: t.Number() }, { additio
 export const SearchHit = t.Object({ path: t.String(), dir: t.Boolean() }, { additionalProperties: true, description: 'one line of the NDJSON stream' });
 
 export const Share = t.Object(
-  { hash: t.String(), path: t.String(), userID: t.Integer(), expire: t.Integer({ description: 'Unix seconds; 0 = never' }), hasPassword: t.Boolean(), username: t.Optional(t.String()), state: t.Optional(t.Union([t.Literal('ok'), t.Literal('missing'), t.Literal('trashed'), t.Literal('unreachable')], { description: 'in listings: ok, or why the link serves nothing now (it is kept and serves again once its item is back)' })) },
+  { hash: t.String(), path: t.String(), userID: t.Integer(), expire: t.Integer({ description: 'Unix seconds; 0 = never' }), hasPassword: t.Boolean(), username: t.Optional(t.String()), state: t.Optional(t.Union([t.Literal('ok'), t.Literal('missing'), t.Literal('trashed'), t.Literal('unreachable'), t.Literal('disabled'), t.Literal('exhausted')], { description: 'in listings: ok, or why the link serves nothing now (it is kept and serves again once its item is back, it is enabled, or its download limit raised)' })) },
   { additionalProperties: true },
 );
 export const ShareCreate = t.Object(

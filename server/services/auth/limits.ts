@@ -56,6 +56,16 @@ export const shareLimits = (hash: string, address: string): Limit[] => [
   { key: `share:${hash}`, ...SHARE_PER_LINK },
 ];
 
+/** Files sent through one file-request link, and from one address across links (a flood is refused, 429). */
+export const SHARE_UPLOADS_PER_LINK = { max: 120, windowMs: MIN };
+export const SHARE_UPLOADS_PER_ADDRESS = { max: 60, windowMs: MIN };
+
+/** Per address first (as loginKeys); every upload (plain POST, tus creation) takes a slot, kept whatever the outcome. */
+export const shareUploadLimits = (hash: string, address: string): Limit[] => [
+  { key: `shareup:a:${address}`, ...SHARE_UPLOADS_PER_ADDRESS },
+  { key: `shareup:${hash}`, ...SHARE_UPLOADS_PER_LINK },
+];
+
 export const signupLimits = (address: string): Limit[] => [{ key: `signup:a:${address}`, ...SIGNUP_PER_ADDRESS }];
 
 export const currentPasswordLimits = (userId: number): Limit[] => [{ key: `curpw:${userId}`, ...CURRENT_PASSWORD_PER_USER }];

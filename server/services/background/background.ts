@@ -23,6 +23,8 @@ export interface BackgroundDeps {
   quota?: QuotaService;
   /** WebDAV locks: expired rows swept every minute (they are ignored from the moment they expire). */
   davLocks?: () => { sweep(): Promise<number> };
+  /** Share webhooks: their delivery timers and requests end with the server (services/shares/share-webhooks.ts). */
+  webhooks?: { stop(): Promise<void> };
 }
 
 /** What is running, for the lifecycle test: each must be zero (false) after stop(). */
@@ -94,6 +96,7 @@ export class Background {
     this.d.purge.stop();
     if (this.started) await this.d.jobs.close();
     await this.d.index.stop();
+    await this.d.webhooks?.stop();
     this.started = false;
   }
 

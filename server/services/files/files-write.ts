@@ -12,12 +12,20 @@ export function etagOf(st: Stats): string {
   return `"${(BigInt(Math.round(st.mtimeMs * 1e6))).toString(16)}${st.size.toString(16)}"`;
 }
 
+/** A write that never replaces and moves on to another name when its own is taken (file requests: "name (1).ext"). */
+export interface ClashRenaming {
+  /** The next candidate after `taken`, in the same folder; the caller authorizes it. */
+  next: (taken: string) => Promise<string>;
+  /** Told where the file landed. */
+  landed: (path: string) => void;
+}
+
 /**
  * POST /api/resources: a trailing slash creates a folder (fine if it exists); otherwise the body becomes the
  * file, written to a temporary file and renamed into place only when complete. An existing file needs
- * `override` (and the modify permission).
+ * `override` (and the modify permission), or `renaming` (never replaces: another name is taken).
  */
-export async function upload(svc: FilesService, actor: Actor, path: string, isDir: boolean, body: AsyncIterable<Uint8Array> | null, override: boolean): Promise<Stats | null> {
+export async function upload(svc: FilesService, actor: Actor, path: string, isDir: boolean, body: AsyncIterable<Uint8Array> | null, override: boolean, renaming?: ClashRenaming): Promise<Stats | null> {
   authorizePath(actor, 'create', path);
   if (path === '/') throw forbidden();
   const ctx = { actor, path };
@@ -26,6 +34,16 @@ export async function upload(svc: FilesService, actor: Actor, path: string, isDi
     await actor.fs.mkdirp(path);
     await svc.deps.hooks.after('upload', ctx);
     return null;
+  }
+  if (renaming) {
+    // Never replaces: the name is claimed atomically, the next one when it is taken (ScopeWrites.writeFile `next`).
+    await svc.deps.hooks.before('upload', ctx);
+    let at = path;
+    const next = async (taken: string) => (at = await renaming.next(taken));
+    const st = await svc.keeping(actor).writeFile(path, body, { exclusive: true, next });
+    renaming.landed(at);
+    await svc.deps.hooks.after('upload', { actor, path: at });
+    return st;
   }
   const existing = await actor.fs.stat(path).catch((e) => (e instanceof AppError && e.code === 'NOT_FOUND' ? null : Promise.reject(e)));
   if (existing?.stats.isDirectory()) throw exists('a folder has that name');

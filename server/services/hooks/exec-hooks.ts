@@ -36,6 +36,8 @@ export class ExecHooks implements Hooks {
       TRIGGER: trigger,
       USERNAME: ctx.actor.user.username,
       DESTINATION: ctx.destination ? await ctx.actor.fs.real(ctx.destination) : scopeRoot,
+      // Set when a visitor acted through a public link (a file request's upload): the link's hash; '' otherwise.
+      SHARE_HASH: ctx.actor.share ?? '',
     };
     for (const line of lines) {
       let argv: string[];

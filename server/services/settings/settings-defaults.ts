@@ -49,6 +49,7 @@ export function defaultSettings(): Settings {
     versions: { enabled: true, maxAgeDays: 365, maxPerFile: 100, maxBytesPerUser: 0, maxFreeSharePercent: 20 },
     quotaPrunesTrash: false,
     extraction: { ...DEFAULT_EXTRACTION_LIMITS },
+    shares: { logFullAddresses: false, webhookPrivateHosts: false },
     ...defaultAccountSettings(),
   };
 }

@@ -135,6 +135,16 @@ export function mergeSettings(current: Settings, patch: unknown, allowed: readon
       case 'versions':
         next.versions = { ...next.versions, ...normaliseVersions(v, 'versions') };
         break;
+      case 'shares': {
+        if (!isObj(v)) throw invalid('shares must be an object');
+        const sh = { ...next.shares };
+        for (const [sk, sv] of Object.entries(v)) {
+          if (sk === 'logFullAddresses' || sk === 'webhookPrivateHosts') sh[sk] = bool(sv, `shares.${sk}`);
+          else throw invalid(`unknown settings field "shares.${sk}"`);
+        }
+        next.shares = sh;
+        break;
+      }
       case 'webdav': {
         if (!isObj(v)) throw invalid('webdav must be an object');
         const w = { ...next.webdav };

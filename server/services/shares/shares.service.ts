@@ -1,23 +1,26 @@
 import { timingSafeEqual } from 'node:crypto';
-import { MAX_SHARE_DURATION, type Share, type ShareState } from '../../contract/share';
-import type { PermName, Rule, StoredUser } from '../../contract/user';
-import { AppError, forbidden, invalid, notFound, unauthorized } from '../../core/errors';
-import type { ShareRow, SharesStore } from '../../db/shares.store';
+import type { Share, ShareAccess, ShareMode, PublicUploadRoom } from '../../contract/share';
+import type { Rule } from '../../contract/user';
+import { AppError, exists, forbidden, invalid, notFound, unauthorized } from '../../core/errors';
+import type { ShareRow, SharesStore, ShareSettingsRow } from '../../db/shares.store';
+import { NO_SETTINGS } from '../../db/shares.store';
 import type { UsersStore } from '../../db/users.store';
-import { ScopedFs } from '../../fs/scoped-fs';
-import { folderScopeRules } from '../rules/folder-scope';
 import { identityOf } from '../../fs/file-identity';
-import { inTrash } from '../../fs/trash-fs';
 import { baseName } from '../../fs/virtual-path';
-import { actorFor, type Actor } from '../actor';
-import { inReach, authorizePath } from '../policy/file-policy';
+import type { Actor } from '../actor';
+import { inReach, authorizePath, permitted } from '../policy/file-policy';
 import { hashPassword, verifyPassword } from '../auth/password-policy';
 import { shareLimits } from '../auth/limits';
 import type { RateLimiter } from '../auth/rate-limiter';
 import type { AuditService } from '../audit/audit.service';
+import { reachOf, type Reach } from './share-reach';
+import { visitorActor } from './share-visitor';
+import { checkChange, expiryOf, MAX_PASSWORD_BYTES, settingsOf, v2Fields } from './share-settings';
+import { maybeSlug } from './share-slugs';
+import type { ShareAccessLog, Visit } from './share-access-log';
+import type { NotificationsService } from './notifications.service';
 
 export { MAX_SHARE_DURATION } from '../../contract/share';
-const UNITS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
 const randomText = (bytes: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64url');
 /**
  * A share's hash: 12 URL-safe characters (72 random bits) that never start with "-", so that `filedeck shares
@@ -30,9 +33,13 @@ function newHash(): string {
   }
 }
 
-/** Shares as clients may see them: never the password hash or the token (only hasPassword). */
+/** Shares as their owners see them: never the password hash or the token (only hasPassword). */
 export function publicShare(r: ShareRow, username?: string): Share {
-  return { hash: r.hash, path: r.path, userID: r.userId, expire: r.expire, hasPassword: r.passwordHash !== '', ...(username !== undefined ? { username } : {}) };
+  const v2 = v2Fields(r);
+  return {
+    hash: r.hash, path: r.path, userID: r.userId, expire: r.expire, hasPassword: r.passwordHash !== '', ...(username !== undefined ? { username } : {}),
+    ...v2, webhookSecret: v2.webhookUrl ? settingsOf(r).webhookSecret : '',
+  };
 }
 
 /** Constant-time comparison of two secrets of any length (both are hashed first). */
@@ -51,11 +58,14 @@ export interface SharesDeps {
   limits: RateLimiter;
   /** Links made, changed, used (throttled) and deleted are recorded here. */
   audit?: AuditService;
+  /** The access log of links (shares v2). */
+  accessLog: ShareAccessLog;
+  notifications?: NotificationsService;
 }
 
 /**
  * What an anonymous visitor of a link may reach, decided here and nowhere else: the shared item, through an actor
- * that may only download (and read what a download needs), with the owner's rules on the owner's real paths. A
+ * whose permissions are the link's mode's (share-visitor.ts), with the owner's rules on the owner's real paths. A
  * folder link is a scope of its own (nothing above the shared folder, not even through a symlink); a file link is
  * that one file, whatever path or selection is asked. The HTTP layer hands `actor` and `path` to the file services
  * as they are; the file policy (`authorizePath`) then decides each access against this actor.
@@ -71,20 +81,21 @@ export interface PublicShare {
   shown: string;
   /** A folder link honours a selection of names (`files=`); a file link is that one file. */
   selectable: boolean;
+  mode: ShareMode;
 }
 
-/** Where a link leads now (`reach`): the owner and the pinned row, or why it serves nothing at the moment. */
-type Reach =
-  | { state: 'ok'; owner: Actor; row: ShareRow; isDir: boolean }
-  | { state: Exclude<ShareState, 'ok'>; error: AppError };
-
-const stopped = (state: Exclude<ShareState, 'ok'>, error: AppError = notFound()): Reach => ({ state, error });
-const asAppError = (e: unknown): AppError => (e instanceof AppError ? e : notFound());
+/** What a visitor is told of a link besides its listing: its mode, and for file requests what it still accepts. */
+export interface VisitorInfo {
+  mode: ShareMode;
+  /** False for an `upload` link: nothing of what is there is shown (no names, sizes or counts). */
+  lists: boolean;
+  upload?: PublicUploadRoom;
+}
 
 /**
- * Share links: creation, listing, deletion, and the public side. Every public access re-checks that the owner
- * still exists and may share and download, that the item is still inside the owner's scope and allowed by the
- * owner's rules, and confines the visitor to the shared item (a file share never reaches its siblings).
+ * Share links: creation, listing, changes, deletion, and the public side. Every public access re-checks that the
+ * owner still exists and may share and download, that the item is still inside the owner's scope and allowed by
+ * the owner's rules, and confines the visitor to the shared item (a file share never reaches its siblings).
  *
  * Nothing here deletes a link because its item is missing or a check fails: a disk not mounted yet, a CLI run
  * with another root, a narrowed scope or a new rule would otherwise destroy links people were sent. Such a link
@@ -98,19 +109,46 @@ export class SharesService {
     const now = Math.floor(Date.now() / 1000);
     const out: ShareRow[] = [];
     for (const r of rows) {
-      if (r.expire !== 0 && r.expire <= now) await this.d.store.delete(r.hash); // expired shares go when they are next read
+      if (r.expire !== 0 && r.expire <= now) await this.drop(r.hash); // expired shares go when they are next read
       else out.push(r);
     }
     return out;
+  }
+
+  private async drop(hash: string): Promise<void> {
+    await this.d.store.delete(hash);
+    await this.d.accessLog.forget(hash);
   }
 
   private async names(): Promise<Map<number, string>> {
     return new Map((await this.d.users.all()).map((u) => [u.id, u.username]));
   }
 
+  /** A link by its hash or, failing that, its slug (case-folded); null when neither. */
+  private async find(name: string): Promise<ShareRow | null> {
+    if (!name) return null;
+    return (await this.d.store.byHash(name)) ?? (maybeSlug(name) ? await this.d.store.bySlug(name.toLowerCase()) : null);
+  }
+
+  /** Whether a link of this hash or slug exists (the owner routes' path form may also name a file). */
+  async exists(name: string): Promise<boolean> {
+    return !!(await this.find(name));
+  }
+
+  /** A live link the actor may manage: its owner or an admin (the CLI: any), inside an API token's folder. */
+  private async owned(actor: Actor, name: string): Promise<ShareRow> {
+    const row = await this.find(name);
+    if (!row || !(await this.live([row])).length) throw notFound(`no share "${name}"`);
+    if (actor.user) authorizePath(actor, 'share');
+    if (actor.user && !actor.can('admin') && row.userId !== actor.user.id) throw forbidden();
+    if (!inReach(actor, row.path)) throw forbidden();
+    return row;
+  }
+
   /**
    * Admins see every share with its owner's name; others see their own. The CLI (no user) sees all. Every live
-   * link is listed, with its state: one that serves nothing now (`missing`, `trashed`, `unreachable`) is kept.
+   * link is listed, with its state: one that serves nothing now (`missing`, `trashed`, `unreachable`, `disabled`,
+   * `exhausted`) is kept.
    */
   async list(actor: Actor, userId?: number): Promise<Share[]> {
     if (actor.user) authorizePath(actor, 'share');
@@ -137,85 +175,121 @@ export class SharesService {
 
   /**
    * Creates a link to an existing item the actor may see. `expires` (number or numeric text; empty or 0 =
-   * permanent, at most 2147483647) counts `unit`s: seconds, minutes, hours (default) or days.
+   * permanent, at most 2147483647) counts `unit`s: seconds, minutes, hours (default) or days. The shares v2 fields
+   * of a ShareChange may come beside them (mode, slug, limits, webhook).
    */
-  async create(actor: Actor, path: string, body: { password?: unknown; expires?: unknown; unit?: unknown }): Promise<Share> {
+  async create(actor: Actor, path: string, body: Record<string, unknown>): Promise<Share> {
     if (!actor.user) throw forbidden();
     authorizePath(actor, 'share', path);
     // The link pins what it shares: its real location and identity (404 when missing, 403 when a link leaves the scope).
     const { real, stats } = await actor.fs.stat(path);
-    const unitName = body.unit === undefined || body.unit === '' || body.unit === null ? 'hours' : String(body.unit);
-    const unit = UNITS[unitName];
-    if (!unit) throw invalid('unit must be seconds, minutes, hours or days');
-    const raw = body.expires === undefined || body.expires === null ? '' : String(body.expires).trim();
-    if (raw !== '' && !/^\d+$/.test(raw)) throw invalid('expires must be a whole number');
-    const n = raw === '' ? 0 : Number(raw);
-    if (n > MAX_SHARE_DURATION) throw invalid(`expires must be at most ${MAX_SHARE_DURATION}`);
-    if (body.password !== undefined && body.password !== null && typeof body.password !== 'string') throw invalid('password must be text');
-    const password = (body.password as string | undefined) ?? '';
-    if (Buffer.byteLength(password) > 256) throw invalid('password is too long');
+    const now = Math.floor(Date.now() / 1000);
+    const c = checkChange({ ...body, expires: body.expires ?? '' }, now);
+    const password = c.password ?? '';
+    const v2: ShareSettingsRow = { ...NO_SETTINGS, ...c.settings };
+    if (v2.mode !== 'view' && !stats.isDirectory()) throw invalid('upload modes are for folder links only');
+    if (v2.webhookUrl) v2.webhookSecret = randomText(24);
+    const hash = await this.freshHash();
+    if (v2.slug && (await this.d.store.nameTaken(v2.slug, hash))) throw exists('that slug is taken');
     const row: ShareRow = {
-      hash: newHash(),
-      path,
-      userId: actor.user.id,
-      expire: n === 0 ? 0 : Math.floor(Date.now() / 1000) + n * unit,
+      hash, path, userId: actor.user.id, expire: c.expire ?? 0,
       passwordHash: password ? await hashPassword(password) : '',
       token: password ? randomText(96) : '',
-      target: real,
-      targetId: identityOf(stats),
+      target: real, targetId: identityOf(stats), v2,
     };
-    await this.d.store.insert(row);
-    await this.d.audit?.record(actor, 'share.create', row.hash, { path, owner: actor.user.username, expire: row.expire, password: !!password });
+    await this.slugSafe(() => this.d.store.insert(row));
+    await this.d.audit?.record(actor, 'share.create', row.hash, { path, owner: actor.user.username, expire: row.expire, password: !!password, mode: v2.mode, ...(v2.slug ? { slug: v2.slug } : {}) });
     return publicShare(row);
   }
 
   /**
-   * Changes a link's lifetime or password (`shares update`): `expiresIn` seconds from now (0 = permanent);
-   * `password` a new one, or null to remove it. Its owner or an admin only; the same checks as `create`.
+   * Changes a link's lifetime or password (`shares update`, kept for the CLI's scripts): `expiresIn` seconds from
+   * now (0 = permanent); `password` a new one, or null to remove it. The same as `change` with those fields.
    */
-  async update(actor: Actor, hash: string, change: { expiresIn?: number; password?: string | null }): Promise<Share> {
-    const row = await this.d.store.byHash(hash);
-    if (!row || !(await this.live([row])).length) throw notFound(`no share "${hash}"`);
-    if (actor.user) authorizePath(actor, 'share');
-    if (actor.user && !actor.can('admin') && row.userId !== actor.user.id) throw forbidden();
-    if (!inReach(actor, row.path)) throw forbidden();
-    if (change.expiresIn === undefined && change.password === undefined) throw invalid('nothing to change: give an expiry or a password');
-    const next = { ...row };
-    if (change.expiresIn !== undefined) {
-      if (!Number.isInteger(change.expiresIn) || change.expiresIn < 0 || change.expiresIn > MAX_SHARE_DURATION) throw invalid(`expires must be from 0 to ${MAX_SHARE_DURATION} seconds`);
-      next.expire = change.expiresIn === 0 ? 0 : Math.floor(Date.now() / 1000) + change.expiresIn;
+  async update(actor: Actor, hash: string, change: { expiresIn?: number; password?: string | null } & Record<string, unknown>): Promise<Share> {
+    const { expiresIn, ...rest } = change;
+    if (expiresIn !== undefined && (!Number.isInteger(expiresIn) || expiresIn < 0 || expiresIn > 2147483647)) throw invalid('expires must be from 0 to 2147483647 seconds');
+    const body = { ...rest, ...(expiresIn !== undefined ? { expires: expiresIn, unit: 'seconds' } : {}) };
+    for (const k of Object.keys(body)) if (body[k as keyof typeof body] === undefined) delete body[k as keyof typeof body];
+    return this.change(actor, hash, body);
+  }
+
+  /**
+   * PATCH /api/share/:hash: applies a ShareChange (decision 0051). The URL stays; a new password ends what the old
+   * one unlocked; a slug must be free among slugs and hashes. Its owner or an admin only.
+   */
+  async change(actor: Actor, name: string, body: Record<string, unknown>): Promise<Share> {
+    const row = await this.owned(actor, name);
+    if (!Object.keys(body).length) throw invalid('nothing to change');
+    const c = checkChange(body, Math.floor(Date.now() / 1000));
+    const next: ShareRow = { ...row, v2: { ...settingsOf(row), ...c.settings } };
+    const v = next.v2!;
+    if (c.expire !== undefined) next.expire = c.expire;
+    if (c.password !== undefined) {
+      next.passwordHash = c.password ? await hashPassword(c.password) : '';
+      next.token = c.password ? randomText(96) : ''; // a new password ends what the old one unlocked
     }
-    if (change.password !== undefined) {
-      const pw = change.password ?? '';
-      if (Buffer.byteLength(pw) > 256) throw invalid('password is too long');
-      next.passwordHash = pw ? await hashPassword(pw) : '';
-      next.token = pw ? randomText(96) : ''; // a new password ends what the old one unlocked
+    if (v.mode !== 'view' && c.settings.mode !== undefined) {
+      const reach = await this.reach(row);
+      if (reach.state === 'ok' && !reach.isDir) throw invalid('upload modes are for folder links only');
     }
+    if (c.slugGiven && v.slug && v.slug !== settingsOf(row).slug && (await this.d.store.nameTaken(v.slug, row.hash))) throw exists('that slug is taken');
+    if (v.webhookUrl && !v.webhookSecret) v.webhookSecret = randomText(24);
+    if (!v.webhookUrl) v.webhookSecret = '';
     await this.d.store.update(next);
-    await this.d.audit?.record(actor, 'share.update', hash, { path: row.path, ...(change.expiresIn !== undefined ? { expire: next.expire } : {}), ...(change.password !== undefined ? { password: !!change.password } : {}) });
+    await this.slugSafe(() => this.d.store.updateSettings(row.hash, v));
+    const changed = Object.keys(body).filter((k) => k !== 'password' && k !== 'unit');
+    await this.d.audit?.record(actor, 'share.update', row.hash, { path: row.path, changed, ...(c.expire !== undefined ? { expire: next.expire } : {}), ...(c.password !== undefined ? { password: !!c.password } : {}) });
     return publicShare(next);
+  }
+
+  /** A new random hash for a link: every old URL (the hash and the slug, which is cleared) stops working. */
+  async regenerate(actor: Actor, name: string): Promise<Share> {
+    const row = await this.owned(actor, name);
+    const hash = await this.freshHash();
+    if (!(await this.d.store.rehash(row.hash, hash))) throw notFound();
+    await this.d.accessLog.rehash(row.hash, hash);
+    await this.d.notifications?.rehash(row.hash, hash);
+    await this.d.audit?.record(actor, 'share.update', hash, { path: row.path, regenerated: true, from: row.hash });
+    return publicShare({ ...row, hash, v2: { ...settingsOf(row), slug: '' } });
+  }
+
+  /** GET /api/share/:hash/log: the link's access log, newest first. */
+  async log(actor: Actor, name: string, q: { limit?: string | null; before?: string | null }): Promise<ShareAccess[]> {
+    const row = await this.owned(actor, name);
+    const num = (v: string | null | undefined, what: string, dflt: number, max: number) => {
+      if (v === undefined || v === null || v === '') return dflt;
+      if (!/^\d{1,15}$/.test(v) || Number(v) < 1 || Number(v) > max) throw invalid(`${what} must be a whole number from 1 to ${max}`);
+      return Number(v);
+    };
+    return this.d.accessLog.list(row.hash, num(q.limit, 'limit', 100, 500), q.before ? num(q.before, 'before', 0, Number.MAX_SAFE_INTEGER) : undefined);
   }
 
   /** Deletes a share: its owner or an admin only (404 unknown, 403 someone else's). */
   async remove(actor: Actor, hash: string): Promise<void> {
     if (!hash) throw invalid('no share given');
-    const row = await this.d.store.byHash(hash);
+    const row = await this.find(hash);
     if (!row) throw notFound(`no share "${hash}"`);
     if (actor.user) authorizePath(actor, 'share');
     if (actor.user && !actor.can('admin') && row.userId !== actor.user.id) throw forbidden();
     if (!inReach(actor, row.path)) throw forbidden();
-    await this.d.store.delete(hash);
-    await this.d.audit?.record(actor, 'share.delete', hash, { path: row.path });
+    await this.drop(row.hash);
+    await this.d.audit?.record(actor, 'share.delete', row.hash, { path: row.path });
   }
 
   /**
    * Opens a share for an anonymous visitor: THE decision of who may reach a public share and what. Order:
-   * unknown/expired (404), password (401; attempts limited per share and per address), owner still allowed (403),
-   * item still in the owner's scope and rules (403/404). Returns the visitor's actor and path (see PublicShare).
+   * unknown (hash or slug) or expired (404), disabled (403), download limit reached (404), password (401; attempts
+   * limited per share and per address), owner still allowed (403), item still in the owner's scope and rules
+   * (403/404). Returns the visitor's actor, whose permissions are the link's mode's, and path (see PublicShare).
    */
-  async open(hash: string, subpath: string, creds: { password: string | null; token: string | null; address: string }): Promise<PublicShare> {
-    const row = await this.d.store.byHash(hash);
+  async open(name: string, subpath: string, creds: { password: string | null; token: string | null; address: string }): Promise<PublicShare> {
+    const row = await this.find(name);
     if (!row || !(await this.live([row])).length) throw notFound();
+    const hash = row.hash;
+    const v = settingsOf(row);
+    if (v.disabled) throw forbidden('this link is disabled');
+    if (v.maxDownloads && v.downloads >= v.maxDownloads) throw notFound();
     if (row.passwordHash) {
       // A given password or token takes its slots BEFORE the comparison, so concurrent guesses are each counted.
       const slot = creds.password || creds.token ? await this.d.limits.reserve(shareLimits(hash, creds.address), 'too many wrong passwords, try again later') : null;
@@ -227,100 +301,81 @@ export class SharesService {
         } catch {
           // a raw, unencoded password is accepted as it is
         }
-        ok = await verifyPassword(pw, row.passwordHash);
+        ok = Buffer.byteLength(pw) <= MAX_PASSWORD_BYTES && (await verifyPassword(pw, row.passwordHash));
       }
-      if (!ok) throw unauthorized(); // the reserved slots stay taken: this failure counts
+      if (!ok) {
+        if (creds.password) await this.d.accessLog.add(hash, 'password-failed', subpath, { address: creds.address, agent: null }).catch(() => {});
+        throw unauthorized(); // the reserved slots stay taken: this failure counts
+      }
       await slot?.succeeded();
     }
     const reach = await this.reach(row);
     if (reach.state !== 'ok') throw reach.error;
-    const { owner: ownerActor, row: pinned, isDir } = reach;
+    const { owner, row: pinned, isDir } = reach;
     await this.d.audit?.shareUsed(hash, creds.address); // at most one row per link and address a minute
-    const visitor: StoredUser = { ...ownerActor.user!, sorting: { by: 'name', asc: false } };
-    const downloadOnly = (perm: PermName) => perm === 'download';
-    if (!isDir) {
-      // A file link: the owner's scope, but no path other than the shared file passes the policy.
-      const file = pinned.path;
-      const actor: Actor = {
-        user: visitor,
-        can: downloadOnly,
-        allows: (p) => p === file && ownerActor.allows(p),
-        rulesAllow: (p) => p === file && ownerActor.rulesAllow(p),
-        hasRules: true,
-        beneath: (p) => ownerActor.beneath(p),
-        get fs() {
-          return ownerActor.fs;
-        },
-      };
-      return { share: pinned, actor, isDir, path: file, shown: '/', selectable: false };
-    }
-    // A folder link is a scope of its own: symlinks inside may not leave it. Rules stay the owner's, on the
-    // owner's real paths.
-    const base = pinned.path;
-    // The owner's rules at the folder's path and, when it is reached through a link, where it really is (rules/folder-scope.ts).
-    const rules = folderScopeRules(ownerActor, base, pinned.target ? ownerActor.fs.realPathOf(base, pinned.target) : undefined);
-    const shareFs = new ScopedFs(ownerActor.fs.root + (base === '/' ? '' : base), this.d.followExternalSymlinks, rules.allows);
-    const actor: Actor = {
-      user: visitor,
-      can: downloadOnly,
-      ...rules,
-      hasRules: ownerActor.hasRules,
-      fs: shareFs,
-    };
-    return { share: pinned, actor, isDir, path: subpath, shown: subpath, selectable: true };
+    const mode = (isDir ? v.mode : 'view') as ShareMode;
+    const actor = visitorActor(owner, pinned, isDir, mode, this.d.followExternalSymlinks);
+    return isDir
+      ? { share: pinned, actor, isDir, path: subpath, shown: subpath, selectable: true, mode }
+      : { share: pinned, actor, isDir, path: pinned.path, shown: '/', selectable: false, mode };
   }
 
   /**
-   * Where a link leads now, decided from what it pinned: the owner must still exist and may share (share and
-   * download); the pinned real location must still be inside the owner's CURRENT scope (a narrowed scope stops
-   * the link, a widened one cannot make it reach more), must still hold the same item (identity: another item
-   * at that path is never served), and must be allowed by the owner's rules. A link that fails a check is NOT
-   * ended: it answers 404 (403 for a permission or rule refusal) with the state it is in, and serves again once
-   * the check passes (the disk mounted, the scope or rule changed back, the item restored). Links made before
-   * pinning are pinned here, when their item is found.
+   * A visitor opened the link's page or a listing: counted (`views`, the log) and told what the link is. An
+   * `upload` link shows nothing of what is there: below its root it is a 403.
    */
-  private async reach(row: ShareRow): Promise<Reach> {
-    const owner = await this.d.users.byId(row.userId);
-    if (!owner) return stopped('unreachable');
-    const ownerActor = actorFor(owner, { root: this.d.root, globalRules: this.d.globalRules(), followExternalSymlinks: this.d.followExternalSymlinks });
-    try {
-      authorizePath(ownerActor, 'share');
-    } catch (e) {
-      return stopped('unreachable', asAppError(e));
-    }
-    let scopeFs: ScopedFs;
-    try {
-      scopeFs = ownerActor.fs;
-    } catch {
-      return stopped('missing'); // the owner's scope folder is not there (a disk not mounted?)
-    }
-    if (!row.target) {
-      const found = await scopeFs.stat(row.path).catch((e: unknown) => asAppError(e));
-      if (found instanceof AppError) return stopped(found.code === 'FORBIDDEN' ? 'unreachable' : 'missing', found);
-      const pinned = { ...row, target: found.real, targetId: identityOf(found.stats) };
-      await this.d.store.pin(row.hash, row.path, pinned.target, pinned.targetId);
-      return this.readable(ownerActor, pinned, found.stats.isDirectory());
-    }
-    // A trashed item's links wait in the trash with it: 404 now, working again when it is restored.
-    if (inTrash(row.target)) return stopped('trashed');
-    const path = scopeFs.virtualOf(row.target);
-    if (path === null) return stopped('unreachable'); // outside the owner's current scope
-    const found = await scopeFs.stat(path).catch((e: unknown) => asAppError(e));
-    if (found instanceof AppError) return stopped(found.code === 'FORBIDDEN' ? 'unreachable' : 'missing', found.code === 'FORBIDDEN' ? found : notFound());
-    // The path must still lead to the pinned location itself (no link swapped in) and hold the same item.
-    if (found.real !== row.target || identityOf(found.stats) !== row.targetId) return stopped('missing');
-    if (path !== row.path) await this.d.store.pin(row.hash, path, row.target, row.targetId);
-    return this.readable(ownerActor, { ...row, path }, found.stats.isDirectory());
+  async visited(ps: PublicShare, visit: Visit): Promise<VisitorInfo> {
+    if (ps.mode === 'upload' && ps.path !== '/') throw forbidden('this link only accepts files');
+    await this.d.store.viewed(ps.share.hash, Math.floor(Date.now() / 1000));
+    await this.d.accessLog.add(ps.share.hash, 'view', ps.shown, visit);
+    if (ps.mode === 'view') return { mode: 'view', lists: true };
+    const v = settingsOf((await this.d.store.byHash(ps.share.hash)) ?? ps.share);
+    const upload: PublicUploadRoom = {
+      maxFileSize: v.maxFileSize,
+      remainingBytes: v.maxTotalSize ? Math.max(0, v.maxTotalSize - v.uploadedBytes) : null,
+      remainingFiles: v.maxFiles ? Math.max(0, v.maxFiles - v.uploads) : null,
+      allowedTypes: v.allowedTypes,
+    };
+    return { mode: ps.mode, lists: ps.mode === 'upload-view', upload };
   }
 
-  /** The owner's rules on the shared item's path (403, the link kept: a later change may lift it). */
-  private readable(owner: Actor, row: ShareRow, isDir: boolean): Reach {
-    try {
-      authorizePath(owner, 'read', row.path);
-    } catch (e) {
-      return stopped('unreachable', asAppError(e));
+  /**
+   * A download through the link is about to start: one that starts at byte 0 and is not an inline view counts
+   * (`downloads`, the log); the count that reaches `maxDownloads` is the last one served (atomic), later ones 404.
+   * A request the visitor may not make (an `upload` link) is left to the file policy's 403, uncounted.
+   */
+  async downloading(ps: PublicShare, range: string | null, inline: boolean, visit: Visit): Promise<void> {
+    if (!permitted(ps.actor, 'download') || inline) return;
+    if (range && !/^bytes=0-/.test(range.trim())) return;
+    if (!(await this.d.store.downloaded(ps.share.hash, Math.floor(Date.now() / 1000)))) throw notFound();
+    await this.d.accessLog.add(ps.share.hash, 'download', ps.shown, visit);
+  }
+
+  /** Where a link leads now (share-reach.ts), with its stopping states: disabled and exhausted come first. */
+  private async reach(row: ShareRow): Promise<Reach> {
+    const v = settingsOf(row);
+    if (v.disabled) return { state: 'disabled', error: forbidden('this link is disabled') };
+    if (v.maxDownloads && v.downloads >= v.maxDownloads) return { state: 'exhausted', error: notFound() };
+    return reachOf(this.d, row);
+  }
+
+  /** A hash no link has, and no slug equals when case-folded. */
+  private async freshHash(): Promise<string> {
+    for (;;) {
+      const h = newHash();
+      if (!(await this.d.store.byHash(h)) && !(await this.d.store.bySlug(h.toLowerCase()))) return h;
     }
-    return { state: 'ok', owner, row, isDir };
+  }
+
+  /** A slug taken by a concurrent change meets the unique index: a 409, not a 500. */
+  private async slugSafe(write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (e) {
+      if (e instanceof AppError && e.code !== 'INTERNAL') throw e;
+      if (/unique|duplicate/i.test(String((e as Error)?.message) + String((e as { cause?: Error })?.cause?.message))) throw exists('that slug is taken');
+      throw e;
+    }
   }
 
   /** The display name of a share root (the shared item's own name). */

@@ -1,0 +1,59 @@
+import { Elysia } from 'elysia';
+import type { Services } from '../../services/services';
+import { json } from '../body';
+import type { AuthPlugin } from '../plugins/auth.plugin';
+import type { ClientIp } from '../client-ip';
+import { openShare, visitOf } from '../share-request';
+
+const TUS = { 'Tus-Resumable': '1.0.0' };
+const encode = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+
+/** A declared body length: a whole number, or null when the body is chunked (then limits apply as bytes arrive). */
+function declaredLength(request: Request): number | null {
+  const h = request.headers.get('content-length');
+  return h !== null && /^\d{1,16}$/.test(h.trim()) ? Number(h.trim()) : null;
+}
+
+/**
+ * File requests (decision 0051): visitors of an `upload`/`upload-view` link send files without an account, by a
+ * plain POST or resumably (tus 1.0). The link is opened by `SharesService.open` (its actor may only `create`
+ * inside the shared folder); `ShareUploads` applies the link's limits and stores through the owner's write path.
+ */
+export function publicUploadRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
+  const base = s.config.baseURL;
+  const tusPrefix = '/api/public/tus';
+  /** The link's name as the visitor wrote it (hash or slug), for the Location of a created upload. */
+  const linkName = (request: Request) => decodeURIComponent(new URL(request.url).pathname.slice(`${base}${tusPrefix}/`.length).split('/')[0] ?? '');
+  return new Elysia()
+    .use(auth)
+    .post('/api/public/upload/*', async ({ request, server }) => {
+      const visit = visitOf(request, server, ip);
+      const ps = await openShare(s, request, '/api/public/upload', visit.address);
+      const path = await s.shareUploads.upload(ps, ps.path, declaredLength(request), request.body, visit);
+      return json({ path }, 201);
+    }, { parse: 'none' })
+    .options('/api/public/tus/*', () => new Response(null, { status: 204, headers: { ...TUS, 'Tus-Version': '1.0.0', 'Tus-Extension': 'creation,termination' } }))
+    .post('/api/public/tus/*', async ({ request, server }) => {
+      const visit = visitOf(request, server, ip);
+      const ps = await openShare(s, request, tusPrefix, visit.address);
+      const path = await s.shareUploads.tusCreate(ps, ps.path, request.headers.get('upload-length'), visit);
+      const location = `${base}${tusPrefix}/${encodeURIComponent(linkName(request))}${encode(path)}`;
+      return new Response(null, { status: 201, headers: { ...TUS, Location: location, 'Access-Control-Expose-Headers': 'Location' } });
+    }, { parse: 'none' })
+    .head('/api/public/tus/*', async ({ request, server }) => {
+      const ps = await openShare(s, request, tusPrefix, ip.client(request, server));
+      const { offset, length } = await s.tus.offset(ps.actor, ps.path);
+      return new Response(null, { headers: { ...TUS, 'Upload-Offset': String(offset), 'Upload-Length': String(length), 'Cache-Control': 'no-store' } });
+    })
+    .patch('/api/public/tus/*', async ({ request, server }) => {
+      const visit = visitOf(request, server, ip);
+      const ps = await openShare(s, request, tusPrefix, visit.address);
+      const offset = await s.shareUploads.tusAppend(ps, ps.path, request.headers.get('upload-offset'), request.headers.get('content-type'), request.body, visit);
+      return new Response(null, { status: 204, headers: { ...TUS, 'Upload-Offset': String(offset) } });
+    }, { parse: 'none' })
+    .delete('/api/public/tus/*', async ({ request, server }) => {
+      const ps = await openShare(s, request, tusPrefix, ip.client(request, server));
+      await s.tus.cancel(ps.actor, ps.path);
+      return new Response(null, { status: 204, headers: TUS });
+    }, { parse: 'none' });
+}
