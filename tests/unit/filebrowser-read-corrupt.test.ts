@@ -297,7 +297,11 @@ describe('filebrowser reader: damaged pages', () => {
     let errors = 0;
     for (let round = 0; round < 300; round++) {
       const bytes = original.slice(0, round % 10 === 9 ? next(original.length) : original.length);
-      for (let i = 0, flips = 1 + next(8); i < flips && bytes.length > 0; i++) bytes[next(Math.min(bytes.length, 61440))] = next(256);
+      for (let i = 0, flips = 1 + next(8); i < flips && bytes.length > 0; i++) {
+        // half the flips land in a page's header and element table, where the numbers the walk trusts are
+        const at = next(2) ? next(15) * 4096 + next(96) : next(61440);
+        if (at < bytes.length) bytes[at] = next(256);
+      }
       writeFileSync(path, bytes);
       try {
         await readFilebrowserDb(path);
@@ -306,6 +310,6 @@ describe('filebrowser reader: damaged pages', () => {
         errors++;
       }
     }
-    expect(errors).toBeGreaterThan(0);
+    expect(errors).toBeGreaterThan(30); // 63 with this seed
   }, 60_000);
 });
