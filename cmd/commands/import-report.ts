@@ -1,4 +1,4 @@
-import { stringify as toYaml } from 'yaml';
+import { toYaml } from '../../server/core/yaml';
 import { countPlan, type ImportPlan, type ItemAction } from '../../server/services/import/filebrowser/import-plan';
 import { table } from '../table';
 

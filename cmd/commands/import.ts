@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import { parseYaml, toYaml } from '../../server/core/yaml';
 import { AppError, invalid } from '../../server/core/errors';
 import type { Services } from '../../server/app';
 import type { FilebrowserDump } from '../../server/services/import/filebrowser/fb-dump';
@@ -72,6 +72,26 @@ async function run(s: Services, o: GlobalOpts & ImportFlags, dump: FilebrowserDu
   print(o, importJson(plan, !!o.dryRun, changed), () => importReport(plan, !!o.dryRun, changed) + (o.writeConfig && !o.dryRun ? `\nServer settings written to ${o.writeConfig}.` : ''));
 }
 
+/**
+ * `--config` is both Filedeck's global option (its config file) and, after `filebrowser-json`, filebrowser's config
+ * export, as the issue names it. Commander gives both to the global option, so the words decide: a --config (or -c)
+ * before the subcommand is ours, one after it is the export.
+ */
+export function configArgs(argv: string[]): { ours?: string; export?: string } {
+  const at = argv.indexOf('filebrowser-json');
+  const out: { ours?: string; export?: string } = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const eq = /^--config=(.*)$/s.exec(a);
+    const value = eq ? eq[1] : a === '--config' || a === '-c' ? argv[i + 1] : undefined;
+    if (value === undefined) continue;
+    if (at >= 0 && i > at) out.export = value;
+    else out.ours = value;
+    if (!eq) i++;
+  }
+  return out;
+}
+
 /** `filedeck import filebrowser <db>` and `filedeck import filebrowser-json --users <file> [--config <file>]`. */
 export function registerImport(program: Command): void {
   const imp = program.command('import').description('bring accounts, settings and share links over from another file manager');
@@ -104,13 +124,14 @@ export function registerImport(program: Command): void {
     .option('--write-config <file>', "also write filebrowser's server settings as a new filedeck.yaml")
     .description("import users (with their passwords) and settings from filebrowser's JSON exports (they hold no share links)")
     .action(async (_o, cmd: Command) => {
-      const own = cmd.opts() as ImportFlags & { users: string; config?: string };
-      const o = { ...(cmd.parent!.parent!.opts() as GlobalOpts), ...own, config: (cmd.parent!.parent!.opts() as GlobalOpts).config };
+      const own = cmd.opts() as ImportFlags & { users: string };
+      const split = configArgs(process.argv);
+      const o = { ...(cmd.parent!.parent!.opts() as GlobalOpts), ...own, config: split.ours };
       try {
         const users = readDoc(own.users, 'users export');
-        const config = own.config ? readDoc(own.config, 'config export') : null;
+        const config = split.export ? readDoc(split.export, 'config export') : null;
         const { dump, settings } = dumpFromExports(users, config);
-        await withTarget(o, (s) => run(s, o, dump, { source: [own.users, own.config].filter(Boolean).join(' + '), merge: !!o.merge, noSettings: !settings }));
+        await withTarget(o, (s) => run(s, o, dump, { source: [own.users, split.export].filter(Boolean).join(' + '), merge: !!o.merge, noSettings: !settings }));
       } catch (e) {
         fail(e);
       }

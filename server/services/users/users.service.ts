@@ -204,23 +204,35 @@ export class UsersService {
   async withScopeFolders<T>(scopes: string[], insert: () => Promise<T>): Promise<T> {
     const made: string[] = [];
     try {
-      for (const scope of new Set(scopes)) if (await this.ensureScope(scope)) made.push(scope);
+      for (const scope of new Set(scopes)) made.push(...(await this.makeScope(scope)));
       return await insert();
     } catch (e) {
-      // Deepest first, so a home made inside another new folder goes before it.
-      for (const scope of made.reverse()) await new ScopedFs(this.d.root).removeEmptyFolder(scope).catch(() => {});
+      // Deepest first: a folder made for a scope goes before the new parents made on the way to it.
+      const fs = new ScopedFs(this.d.root);
+      for (const folder of made.sort((a, b) => b.length - a.length)) await fs.removeEmptyFolder(folder).catch(() => {});
       throw e;
     }
   }
 
   /** Creates the scope folder when missing; true when this call made it. */
   private async ensureScope(scope: string): Promise<boolean> {
+    return (await this.makeScope(scope)).length > 0;
+  }
+
+  /** Creates the scope folder when missing; the folders this call made (new parents included), outermost first. */
+  private async makeScope(scope: string): Promise<string[]> {
     ScopedFs.ensureRoot(this.d.root);
-    if (scope === '/') return false;
+    if (scope === '/') return [];
     const fs = new ScopedFs(this.d.root);
-    if (await fs.exists(scope)) return false;
+    if (await fs.exists(scope)) return [];
+    const parts = scope.split('/').filter(Boolean);
+    const made: string[] = [];
+    for (let i = 1; i <= parts.length; i++) {
+      const p = '/' + parts.slice(0, i).join('/');
+      if (made.length || !(await fs.exists(p))) made.push(p);
+    }
     await fs.mkdirp(scope);
-    return true;
+    return made;
   }
 
   /**
