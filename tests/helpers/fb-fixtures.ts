@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The filebrowser database fixtures (real bbolt files, see their README): read-only, shared by every helper. */
-export const FB_FIXTURES = join(import.meta.dir, '../../../shared/fixtures/filebrowser-db');
+/** The filebrowser database fixtures (real bbolt files, see their README): copied into the repository so a fresh clone has them; read-only. */
+export const FB_FIXTURES = join(import.meta.dir, '../fixtures/filebrowser-db');
 export const FB_FIXTURE_DBS = ['basic.db', 'basic-16k.db', 'large.db', 'older.db'] as const;
 
 export function fbExpected(name: string): Record<string, unknown> {
