@@ -24,6 +24,11 @@ export function publicUploadRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) 
   const tusPrefix = '/api/public/tus';
   /** The link's name as the visitor wrote it (hash or slug), for the Location of a created upload. */
   const linkName = (request: Request) => decodeURIComponent(new URL(request.url).pathname.slice(`${base}${tusPrefix}/`.length).split('/')[0] ?? '');
+  const head = async ({ request, server }: { request: Request; server: unknown }) => {
+    const ps = await openShare(s, request, tusPrefix, ip.client(request, server));
+    const { offset, length } = await s.tus.offset(ps.actor, ps.path);
+    return new Response(null, { headers: { ...TUS, 'Upload-Offset': String(offset), 'Upload-Length': String(length), 'Cache-Control': 'no-store' } });
+  };
   return new Elysia()
     .use(auth)
     .post('/api/public/upload/*', async ({ request, server }) => {
@@ -40,11 +45,8 @@ export function publicUploadRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) 
       const location = `${base}${tusPrefix}/${encodeURIComponent(linkName(request))}${encode(path)}`;
       return new Response(null, { status: 201, headers: { ...TUS, Location: location, 'Access-Control-Expose-Headers': 'Location' } });
     }, { parse: 'none' })
-    .head('/api/public/tus/*', async ({ request, server }) => {
-      const ps = await openShare(s, request, tusPrefix, ip.client(request, server));
-      const { offset, length } = await s.tus.offset(ps.actor, ps.path);
-      return new Response(null, { headers: { ...TUS, 'Upload-Offset': String(offset), 'Upload-Length': String(length), 'Cache-Control': 'no-store' } });
-    })
+    .head('/api/public/tus/*', head)
+    .get('/api/public/tus/*', head)
     .patch('/api/public/tus/*', async ({ request, server }) => {
       const visit = visitOf(request, server, ip);
       const ps = await openShare(s, request, tusPrefix, visit.address);

@@ -56,6 +56,7 @@ export const shareLinksApi: RouteDocs = {
   'OPTIONS /api/public/tus/*': { ...target, summary: 'tus capabilities of file requests', tags: ['public'], auth: 'none', responses: { 204: { description: 'Tus-Version and Tus-Extension headers' } } },
   'POST /api/public/tus/*': { ...target, summary: 'Start a resumable upload through a file request (tus creation)', tags: ['public'], auth: 'share', headers: { ...pw, 'Upload-Length': 'the file\'s size in bytes' }, responses: { 201: { description: 'Location: the upload, at its final clash-free name' }, ...limitsRefused } },
   'HEAD /api/public/tus/*': { summary: 'Offset of a resumable upload through a file request', tags: ['public'], auth: 'share', headers: pw, responses: { 200: { description: 'Upload-Offset and Upload-Length headers' }, 404: { description: 'no such upload' } } },
+  'GET /api/public/tus/*': { summary: 'Offset of a resumable upload through a file request (as HEAD)', tags: ['public'], auth: 'share', headers: pw, responses: { 200: { description: 'Upload-Offset and Upload-Length headers' } } },
   'PATCH /api/public/tus/*': { summary: 'Send bytes of a resumable upload through a file request', tags: ['public'], auth: 'share', headers: { ...pw, 'Upload-Offset': 'bytes the server has' }, responses: { 204: { description: 'Upload-Offset: bytes the server has now' }, ...limitsRefused } },
   'DELETE /api/public/tus/*': { summary: 'Cancel a resumable upload through a file request', tags: ['public'], auth: 'share', headers: pw, responses: { 204: { description: 'cancelled' } } },
 };
