@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import { parseYaml, toYaml } from '../../server/core/yaml';
 import { createServices } from '../../server/app';
 import { redactUrl } from '../../server/db/database';
 import { isPostgresUrl } from '../../server/db/sql';

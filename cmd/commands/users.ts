@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../../server/core/yaml';
 import { PERMISSIONS, type User, type UserWithUsage } from '../../server/contract/user';
 import { AppError, invalid } from '../../server/core/errors';
 import { systemActor } from '../../server/services/actor';

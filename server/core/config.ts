@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from './yaml';
 import { AppError } from './errors';
 import { parseDuration } from './duration';
 import { parseCidr } from './net';

@@ -1,4 +1,4 @@
-import { SaxesParser, type SaxesTagNS } from 'saxes';
+import type { SaxesTagNS } from 'saxes';
 import { AppError, invalid } from '../../core/errors';
 
 /** An XML element as the WebDAV methods read it: namespace URI, local name, attributes, children in order. */
@@ -15,6 +15,8 @@ export const MAX_XML_BYTES = 1024 * 1024;
 /** Elements deeper than this are refused (a deep document costs stack and memory for nothing). */
 const MAX_DEPTH = 64;
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+/** saxes, loaded at the first WebDAV body (start-up of every server; issue 39). */
+const saxes = (): typeof import('saxes') => require('saxes');
 
 /**
  * Parses a request body with saxes: strict, namespace-aware, and without DTD support (a DOCTYPE is refused, so there
@@ -22,7 +24,7 @@ const XML_NS = 'http://www.w3.org/XML/1998/namespace';
  */
 export function parseXml(text: string): XmlElement | null {
   if (text.trim() === '') return null;
-  const parser = new SaxesParser({ xmlns: true, position: false });
+  const parser = new (saxes().SaxesParser)({ xmlns: true, position: false });
   const stack: XmlElement[] = [];
   let root: XmlElement | null = null;
   parser.on('doctype', () => {

@@ -1,7 +1,10 @@
 import type { Readable } from 'node:stream';
-import * as tarStream from 'tar-stream';
-import * as yauzl from 'yauzl';
+import type * as yauzl from 'yauzl';
 import { AppError } from '../../core/errors';
+
+// Loaded at the first extraction (start-up and memory of every process that never extracts; issue 39).
+const zipLib = (): typeof import('yauzl') => require('yauzl');
+const tarLib = (): typeof import('tar-stream') => require('tar-stream');
 
 /** One member of an archive being read. A file's body must be read to its end (or dropped) before the next entry. */
 export interface ReadEntry {
@@ -45,7 +48,7 @@ function zipName(e: yauzl.Entry): string {
     try {
       return utf8.decode(raw);
     } catch {
-      return yauzl.getFileNameLowLevel(e.generalPurposeBitFlag, raw, e.extraFields, true);
+      return zipLib().getFileNameLowLevel(e.generalPurposeBitFlag, raw, e.extraFields, true);
     }
   }
   return raw.toString('utf8');
@@ -90,7 +93,7 @@ export async function* readZip(fd: number): AsyncGenerator<ReadEntry> {
   let zip: yauzl.ZipFile;
   try {
     zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-      yauzl.fromFd(fd, { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: false }, (e, z) => (e ? reject(e) : resolve(z!))));
+      zipLib().fromFd(fd, { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: false }, (e, z) => (e ? reject(e) : resolve(z!))));
   } catch (e) {
     throw damaged('zip', e);
   }
@@ -137,7 +140,7 @@ const TAR_KINDS: Record<string, ReadEntry['kind']> = {
  * source is fed with backpressure; any failure of the source or the parser is thrown here, at one await.
  */
 export async function* readTar(src: AsyncIterable<Uint8Array>): AsyncGenerator<ReadEntry> {
-  const ex = tarStream.extract();
+  const ex = tarLib().extract();
   let failure: unknown = null;
   ex.on('error', (e: unknown) => void (failure ??= e));
   let stopped = false;

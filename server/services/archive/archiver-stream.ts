@@ -1,4 +1,4 @@
-import { TarArchive, ZipArchive, type ArchiverOptions, type EntryData } from 'archiver';
+import type { ArchiverOptions, EntryData, TarArchive, ZipArchive } from 'archiver';
 import CRC32 from 'crc-32';
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
@@ -25,6 +25,13 @@ import type { ArchiveEntry } from './archive-entries';
 export const nativeCrcBuf = (data: Uint8Array, seed?: unknown): number => crc32(data, typeof seed === 'number' ? seed >>> 0 : 0) | 0;
 (CRC32 as { buf: typeof nativeCrcBuf }).buf = nativeCrcBuf;
 
+/**
+ * archiver, loaded at the first archive: it and its stream stack cost ~0.2 s of start-up and their memory in every
+ * process that never makes one (issue 39). crc-32 (small) is tuned above, before archiver can use it.
+ */
+let lib: typeof import('archiver') | null = null;
+const archiverLib = (): typeof import('archiver') => (lib ??= require('archiver') as typeof import('archiver'));
+
 /** Files up to this size are read whole and handed to archiver as one buffer (one such buffer at a time). */
 const WHOLE_BYTES = 1024 * 1024;
 
@@ -39,6 +46,7 @@ const OPTIONS: ArchiverOptions = { highWaterMark: 256 * 1024, statConcurrency: 1
 export const archiveName = (name: string) => (/^\w+:/.test(name) ? `./${name}` : name);
 
 export function makeArchiver(format: 'zip' | 'tar'): ZipArchive | TarArchive {
+  const { TarArchive, ZipArchive } = archiverLib();
   return format === 'zip' ? new ZipArchive({ ...OPTIONS, store: true }) : new TarArchive(OPTIONS);
 }
 

@@ -1,11 +1,15 @@
-import { dictionary } from '@zxcvbn-ts/language-common';
 import { invalid } from '../../core/errors';
 import { passwordWork } from '../work/work-limits';
 
 // zxcvbn-ts's common-password dictionary (about 49,000 entries from breach corpora), checked case-insensitively.
+// Loaded at the first password set: the package decompresses all its dictionaries as it loads (~0.1 s and several
+// MB at every start otherwise; issue 39).
 let common: Set<string> | null = null;
 function commonPasswords(): Set<string> {
-  common ??= new Set((dictionary as Record<string, string[]>)['passwords-common']!.map((p) => p.toLowerCase()));
+  if (!common) {
+    const { dictionary } = require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+    common = new Set((dictionary as Record<string, string[]>)['passwords-common']!.map((p) => p.toLowerCase()));
+  }
   return common;
 }
 

@@ -1,7 +1,4 @@
-import {
-  generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
-  type AuthenticationResponseJSON, type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { StoredUser } from '../../contract/user';
 import type { PasskeyInfo } from '../../contract/accounts';
 import { exists, forbidden, invalid, notFound } from '../../core/errors';
@@ -13,6 +10,13 @@ import type { RelyingParty } from './relying-party';
 /** Passkeys one user may register. */
 export const MAX_PASSKEYS_PER_USER = 20;
 const TIMEOUT_MS = 120_000;
+
+/**
+ * @simplewebauthn/server, loaded at the first ceremony: with its X.509 and ASN.1 stack it was the largest part of the
+ * server's start-up (~0.28 s from sources) and stays in memory in every process that never sees a passkey (issue 39).
+ */
+let lib: Promise<typeof import('@simplewebauthn/server')> | null = null;
+const webauthn = () => (lib ??= import('@simplewebauthn/server'));
 
 /** The WebAuthn user handle: opaque, stable per account (account ids are never reused). */
 export const userHandleOf = (userId: number) => Buffer.from(`filedeck:${userId}`).toString('base64url');
@@ -51,7 +55,7 @@ export class PasskeysFactor {
   async registrationOptions(user: StoredUser, rp: RelyingParty, address: string): Promise<{ challengeId: string; options: unknown }> {
     const mine = await this.store.ofUser(user.id);
     if (mine.length >= MAX_PASSKEYS_PER_USER) throw invalid(`at most ${MAX_PASSKEYS_PER_USER} passkeys per account`);
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthn()).generateRegistrationOptions({
       rpName: rp.name, rpID: rp.rpId, userName: user.username, userDisplayName: user.username,
       userID: Buffer.from(userHandleOf(user.id), 'base64url'), attestationType: 'none', timeout: TIMEOUT_MS,
       excludeCredentials: mine.map((p) => ({ id: p.id, transports: p.transports })),
@@ -68,6 +72,7 @@ export class PasskeysFactor {
     const ch = await this.tickets.open(challengeId, address, ['passkey-register']);
     if (ch.userId !== user.id) throw forbidden('this challenge belongs to another session');
     await this.tickets.take(ch.id);
+    const { verifyRegistrationResponse } = await webauthn();
     let info;
     try {
       const r = await verifyRegistrationResponse({ response: body, expectedChallenge: String(ch.payload.challenge), expectedOrigin: String(ch.payload.origin), expectedRPID: String(ch.payload.rpId), requireUserVerification: false });
@@ -89,7 +94,7 @@ export class PasskeysFactor {
   async loginOptions(userId: number | null, secondFactorTicket: string | null, rp: RelyingParty, address: string): Promise<{ challengeId: string; options: unknown }> {
     const allow = userId === null ? [] : await this.store.ofUser(userId);
     if (userId !== null && allow.length === 0) throw invalid('this account has no passkey');
-    const options = await generateAuthenticationOptions({
+    const options = await (await webauthn()).generateAuthenticationOptions({
       rpID: rp.rpId, timeout: TIMEOUT_MS, userVerification: userId === null ? 'required' : 'preferred',
       allowCredentials: allow.map((p) => ({ id: p.id, transports: p.transports })),
     });
@@ -111,6 +116,7 @@ export class PasskeysFactor {
     if (ch.userId !== null && pk.userId !== ch.userId) throw forbidden('this passkey belongs to another account');
     const handle = body.response?.userHandle;
     if (handle && handle !== userHandleOf(pk.userId)) throw forbidden('the passkey names another account');
+    const { verifyAuthenticationResponse } = await webauthn();
     let info;
     try {
       const r = await verifyAuthenticationResponse({

@@ -1,4 +1,7 @@
-import { Secret, TOTP } from 'otpauth';
+import type { TOTP } from 'otpauth';
+
+/** otpauth, loaded at the first second-factor code (start-up of every server; issue 39). */
+const otp = (): typeof import('otpauth') => require('otpauth');
 
 /** RFC 6238 as every authenticator app reads it: SHA-1, 6 digits, 30 s. */
 const PERIOD = 30;
@@ -7,12 +10,13 @@ const DIGITS = 6;
 const WINDOW = 1;
 
 function totpOf(secret: string, label = 'user', issuer = 'Filedeck'): TOTP {
+  const { Secret, TOTP } = otp();
   return new TOTP({ issuer, label, algorithm: 'SHA1', digits: DIGITS, period: PERIOD, secret: Secret.fromBase32(secret) });
 }
 
 /** A new random secret (160 bits, the RFC's recommendation for SHA-1), base32. */
 export function newTotpSecret(): string {
-  return new Secret({ size: 20 }).base32;
+  return new (otp().Secret)({ size: 20 }).base32;
 }
 
 /** The otpauth:// URI for the QR code. */

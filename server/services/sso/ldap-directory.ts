@@ -1,10 +1,14 @@
-import { Client, InvalidCredentialsError, ResultCodeError, type Entry } from 'ldapts';
+import type { Client, Entry } from 'ldapts';
 import type { LdapSettings } from '../../contract/accounts';
 import { AppError, forbidden } from '../../core/errors';
 import { readPemFile } from '../../core/pem-file';
 
 /** Every connect and operation gives up after this long: a dead server never holds a login forever. */
 export const LDAP_TIMEOUT_MS = 5_000;
+
+let lib: Promise<typeof import('ldapts')> | null = null;
+/** ldapts, loaded at the first directory login: most servers have no directory, and every start paid for it (issue 39). */
+const ldapts = () => (lib ??= import('ldapts'));
 
 /** RFC 4515: a value put into a search filter, with the five special characters escaped. */
 export function escapeFilter(v: string): string {
@@ -41,6 +45,7 @@ function rdnValue(dn: string, attr: string): string {
  * user with the service account, bind as the found DN with the password, read the groups. Null: no such user.
  */
 export async function ldapAuthenticate(s: LdapSettings, username: string, password: string): Promise<LdapPerson | null> {
+  const { Client, InvalidCredentialsError, ResultCodeError } = await ldapts();
   const ca = s.caFile ? [readPemFile(s.caFile)] : undefined;
   // TLS options only for ldaps:// (given to an ldap:// client, ldapts would speak TLS to the plain port).
   const ldaps = s.url.startsWith('ldaps:');
@@ -93,6 +98,7 @@ async function searchGroups(client: Client, s: LdapSettings, dn: string, usernam
 
 /** The subject a directory entry is linked by (its entryUUID, else its DN), read with the service account. */
 export async function ldapSubjectOf(s: LdapSettings, dn: string): Promise<string> {
+  const { Client, ResultCodeError } = await ldapts();
   const ldaps = s.url.startsWith('ldaps:');
   const ca = s.caFile ? [readPemFile(s.caFile)] : undefined;
   const client = new Client({ url: s.url, timeout: LDAP_TIMEOUT_MS, connectTimeout: LDAP_TIMEOUT_MS, strictDN: false, tlsOptions: ldaps && ca ? { ca } : undefined });

@@ -1,4 +1,4 @@
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import type { StoredUser } from '../../contract/user';
 import { AppError, forbidden, invalid } from '../../core/errors';
 import type { SessionsStore } from '../../db/sessions.store';
@@ -11,7 +11,7 @@ import type { SettingsService } from '../settings/settings.service';
 import type { DirectoryLogin } from './directory-login';
 import { groupList } from './group-grants';
 import { claimAt, safeRedirect } from './oidc-claims';
-import { OidcDiscovery } from './oidc-discovery';
+import { OidcDiscovery, openid } from './oidc-discovery';
 
 /** The redirect-to-callback window, and the one-time code's life. */
 export const FLOW_TTL_MS = 10 * 60_000;
@@ -63,6 +63,7 @@ export class OidcService {
     if (!s) throw new AppError('NOT_FOUND', 'single sign-on is not configured');
     await this.d.limits.reserve(ssoLimits(address), 'too many sign-in attempts, try again later');
     const config = await this.discovery.config(s);
+    const oidc = await openid();
     const flow = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), redirect: safeRedirect(redirect), expiresAt: this.now() + FLOW_TTL_MS };
     await this.d.flows.saveFlow(flow, this.now());
     const scopes = s.scopes.includes('openid') ? s.scopes : ['openid', ...s.scopes];
@@ -96,13 +97,14 @@ export class OidcService {
     const flow = state ? await this.d.flows.takeFlow(state, this.now()) : null;
     if (!flow) return fail('state', 'unknown, used or expired state');
     if (query.get('error')) return fail('provider', `provider error: ${query.get('error')}`);
-    let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
-    let config: oidc.Configuration;
+    let tokens: Awaited<ReturnType<typeof Oidc.authorizationCodeGrant>>;
+    let config: Oidc.Configuration;
     try {
       config = await this.discovery.config(s);
     } catch {
       return fail('unavailable', 'provider unreachable');
     }
+    const oidc = await openid();
     try {
       const current = new URL(callbackUrl(origin, base));
       for (const [k, v] of query) current.searchParams.append(k, v);
@@ -168,7 +170,7 @@ export class OidcService {
     try {
       const config = await this.discovery.config(s);
       if (!config.serverMetadata().end_session_endpoint) return null;
-      return oidc.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: `${origin}${base}/login` }).href;
+      return (await openid()).buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: `${origin}${base}/login` }).href;
     } catch {
       return null; // the local logout stands either way
     }
