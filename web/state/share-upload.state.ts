@@ -23,11 +23,13 @@ export interface DropItem {
 
 interface ShareUploadState {
   items: DropItem[];
+  /** Files stored during this visit: a page that lists the folder reloads it when this grows. */
+  stored: number;
   /** What the link still accepts, counted down as files arrive. */
   room: PublicUploadRoom | null;
 }
 
-export const shareUpload = proxy<ShareUploadState>({ items: [], room: null });
+export const shareUpload = proxy<ShareUploadState>({ items: [], stored: 0, room: null });
 
 let nextId = 1;
 let running: PublicUpload | null = null;
@@ -78,15 +80,19 @@ export function startShareUploads(hash: string, token: string | undefined, room:
   shareUpload.room = room ? { ...room, allowedTypes: [...room.allowedTypes] } : null;
 }
 
-/** Queues dropped or chosen files (`path` share-relative, folders kept) and uploads them one after another. */
-export function enqueueShareUploads(entries: { file: File; path: string }[]): void {
+/**
+ * Queues dropped or chosen files and uploads them one after another. `path` is relative to the folder the visitor
+ * is in (`folder`, share-relative), folders kept.
+ */
+export function enqueueShareUploads(folder: string, entries: { file: File; path: string }[]): void {
+  const prefix = folder.replace(/\/+$/, '');
   const pending = shareUpload.items.filter((i) => i.status === 'queued' || i.status === 'uploading');
   let bytes = pending.reduce((n, i) => n + i.size, 0);
   let count = pending.length;
   for (const { file, path } of entries) {
     const id = nextId++;
     const refusal = precheck(shareUpload.room, file, bytes, count);
-    shareUpload.items.push({ id, path, size: file.size, loaded: 0, status: refusal ? 'failed' : 'queued', refusal: refusal ?? undefined });
+    shareUpload.items.push({ id, path: `${prefix}${path}`, size: file.size, loaded: 0, status: refusal ? 'failed' : 'queued', refusal: refusal ?? undefined });
     if (refusal) continue;
     files.set(id, file);
     bytes += file.size;
@@ -114,6 +120,7 @@ async function pump(): Promise<void> {
     const stored = await upload.done;
     const it = item(id);
     if (it) Object.assign(it, { status: 'done', loaded: it.size, stored });
+    shareUpload.stored++;
     const room = shareUpload.room;
     if (room && room.remainingFiles !== null) room.remainingFiles = Math.max(0, room.remainingFiles - 1);
     if (room && room.remainingBytes !== null) room.remainingBytes = Math.max(0, room.remainingBytes - file.size);

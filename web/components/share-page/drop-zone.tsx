@@ -4,8 +4,8 @@ import { enqueueShareUploads } from '../../state/share-upload.state';
 import { Icon } from '../ui/icon';
 import { filesFromDrop, filesFromInput } from './drop-files';
 
-/** Where a visitor drops files into a file request: drag and drop, a file chooser, a folder chooser. */
-export function DropZone({ disabled }: { disabled: boolean }) {
+/** Where a visitor drops files into a file request (into `folder`): drag and drop, a file chooser, a folder chooser. */
+export function DropZone({ folder, disabled }: { folder: string; disabled: boolean }) {
   const { t } = useTranslation();
   const [over, setOver] = useState(false);
   const filesRef = useRef<HTMLInputElement>(null);
@@ -21,13 +21,13 @@ export function DropZone({ disabled }: { disabled: boolean }) {
     e.preventDefault();
     setOver(false);
     if (disabled) return;
-    void filesFromDrop(e.dataTransfer).then((files) => files.length && enqueueShareUploads(files));
+    void filesFromDrop(e.dataTransfer).then((files) => files.length && enqueueShareUploads(folder, files));
   };
   const onChosen = (input: HTMLInputElement | null) => {
     if (!input) return;
     const files = filesFromInput(input.files);
     input.value = '';
-    if (files.length) enqueueShareUploads(files);
+    if (files.length) enqueueShareUploads(folder, files);
   };
 
   return (

@@ -21,7 +21,7 @@ import '../../styles/share-visitor.css';
 function ShareBody({ hash, path, res, name, onOverlay }: { hash: string; path: string; res: PublicResource; name: string; onOverlay: (open: boolean) => void }) {
   const snap = useSnapshot(publicShare);
   const mode = shareMode(res);
-  const uploads = mode !== 'view' && res.isDir ? <ShareUploads hash={hash} res={res} /> : null;
+  const uploads = mode !== 'view' && res.isDir ? <ShareUploads hash={hash} path={path} res={res} /> : null;
   // A file request without viewing shows nothing of what is there: no names, no sizes, no counts.
   if (mode === 'upload') return <div className="share-page share-page--upload">{uploads}</div>;
   const resource = { ...res, name };
