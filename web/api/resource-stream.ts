@@ -1,5 +1,6 @@
 import type { Resource } from '../../server/contract/resource';
 import { request } from './client';
+import { FolderSlots } from './folder-slots';
 import { JsonItemsSplitter } from './json-items-splitter';
 import { asWebItems, firstPageApiPath, folderUrlOf, resourceApiPath, withUrls, type WebResource } from './resources';
 import { timeSlices, yieldToBrowser } from './yield-to-browser';
@@ -26,6 +27,13 @@ function afterPaint(): Promise<void> {
 /** The paging a first-page answer carries (server/http/listing-json.ts); not part of the resource itself. */
 type Paged = WebResource & { page?: { offset: number; limit: number; total: number } };
 
+export interface StreamOptions {
+  /** Ask for the first page first (see fetchResourceStreamed). */
+  firstPage?: boolean;
+  /** Given the places of a big folder once its count is known (first page only), to ask for ranges out of order. */
+  onSlots?: (slots: FolderSlots) => void;
+}
+
 /**
  * GET /api/resources/{path}, parsed while it arrives: a folder's items are parsed in batches between frames and
  * `onPartial` gets the folder with the items so far (the first batch at once, then at most every 200 ms; each
@@ -33,24 +41,38 @@ type Paged = WebResource & { page?: { offset: number; limit: number; total: numb
  * shows its first items as soon as they arrive and never blocks the page for one long parse.
  *
  * With `firstPage`, the folder's first page (FIRST_PAGE items, in the listing's order) is asked for first: a
- * folder that fits in it is complete with that one small answer. A bigger one shows that page, and once it is
- * painted the whole folder is asked for and replaces it (partials are passed on from the page's length up, so the
- * list never shrinks). The first screen thus costs the server one folder scan and a page of descriptions, and the
- * browser a small answer, instead of sharing both with the whole folder's transfer while the app starts.
+ * folder that fits in it is complete with that one small answer. A bigger one is known by then to hold `total`
+ * items: every partial carries `slots` (all its places, web/api/folder-slots.ts), so the count and the list's
+ * height are right at once, and ranges far down can be asked for while the whole folder streams in (asked for
+ * once the page is painted; partials are passed on from the page's length up, so the list never shrinks). The first
+ * screen thus costs the server one folder scan and a page of descriptions, and the browser a small answer, instead
+ * of sharing both with the whole folder's transfer while the app starts.
  */
-export async function fetchResourceStreamed(path: string, signal: AbortSignal, onPartial: (partial: WebResource) => void, opts: { firstPage?: boolean } = {}): Promise<WebResource> {
+export async function fetchResourceStreamed(path: string, signal: AbortSignal, onPartial: (partial: WebResource) => void, opts: StreamOptions = {}): Promise<WebResource> {
   if (!opts.firstPage) return streamResource(resourceApiPath(path), signal, onPartial, 0);
   const first: Paged = await streamResource(firstPageApiPath(path), signal, () => {}, 0);
   const page = first.page;
   delete first.page;
   if (!page || page.total <= page.limit) return first;
-  onPartial(first);
+  let prefix = first.items ?? [];
+  const publish = () => onPartial({ ...first, items: prefix, slots: places.snapshot() });
+  const places = new FolderSlots(path, first.sorting, page.total, signal, publish);
+  places.fromStream(prefix, 0);
+  opts.onSlots?.(places);
+  publish();
   await afterPaint();
-  return streamResource(resourceApiPath(path), signal, onPartial, first.items?.length ?? 0);
+  const onStreamed = (partial: WebResource) => {
+    prefix = partial.items ?? prefix;
+    publish();
+  };
+  return streamResource(resourceApiPath(path), signal, onStreamed, prefix.length, (batch, start) => places.fromStream(batch, start));
 }
 
-/** Streams one GET of a resource (see fetchResourceStreamed); partials are passed on from `minItems` items up. */
-async function streamResource(url: string, signal: AbortSignal, onPartial: (partial: WebResource) => void, minItems: number): Promise<WebResource> {
+/**
+ * Streams one GET of a resource (see fetchResourceStreamed); partials are passed on from `minItems` items up, and
+ * `onBatch` gets each batch of items as it is parsed, with its first place.
+ */
+async function streamResource(url: string, signal: AbortSignal, onPartial: (partial: WebResource) => void, minItems: number, onBatch?: (batch: WebResource[], start: number) => void): Promise<WebResource> {
   const res = await request(url, { signal });
   if (!res.body) return withUrls((await res.json()) as Resource);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -72,6 +94,7 @@ async function streamResource(url: string, signal: AbortSignal, onPartial: (part
     }
     if (texts.length) {
       const batch = asWebItems(JSON.parse(`[${texts.join(',')}]`) as Resource[], folderUrl, items.length);
+      onBatch?.(batch, items.length);
       for (const item of batch) items.push(item);
     }
     const now = performance.now();

@@ -10,6 +10,11 @@ export interface WebResource extends Omit<Resource, 'items'> {
   url: string;
   index: number;
   items?: WebResource[];
+  /**
+   * Only while a big folder is still arriving (web/api/folder-slots.ts): every place of the folder (its whole count),
+   * undefined where the item has not arrived yet. `items` then holds the places filled from the start, in order.
+   */
+  slots?: readonly (WebResource | undefined)[];
   checksums?: Record<string, string>;
 }
 
@@ -58,6 +63,9 @@ export const FIRST_PAGE = 256;
 
 /** The API path of a resource's first page (for a file, the page is ignored: the same answer as resourceApiPath). */
 export const firstPageApiPath = (path: string) => `${resourceApiPath(path)}?limit=${FIRST_PAGE}`;
+
+/** The API path of places [offset, offset + limit) of a folder's items, in the listing's order. */
+export const rangeApiPath = (path: string, offset: number, limit: number) => `${resourceApiPath(path)}?offset=${offset}&limit=${limit}`;
 
 /** GET /api/resources/{path}: a file, or a folder with its items. `path` is decoded ("/a b/"). */
 export async function fetchResource(path: string, signal?: AbortSignal): Promise<WebResource> {

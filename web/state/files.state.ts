@@ -3,6 +3,7 @@ import type { SortBy, ViewMode } from '../../server/contract/user';
 import { VIEW_MODES } from '../../server/contract/user';
 import { isApiError } from '../api/client';
 import { saveListingPrefs, type WebResource } from '../api/resources';
+import type { FolderSlots } from '../api/folder-slots';
 import { fetchResourceStreamed } from '../api/resource-stream';
 import { auth } from './auth.state';
 import { showError } from './notices.state';
@@ -32,9 +33,12 @@ interface FilesState {
 export const files = proxy<FilesState>({ path: '', resource: null, loading: false, partial: false, error: null });
 
 let current: AbortController | null = null;
+/** The places of the big folder on show while it arrives (null otherwise): ranges far down are asked through it. */
+let places: FolderSlots | null = null;
 
 async function load(path: string, quiet: boolean): Promise<void> {
   current?.abort();
+  places = null;
   const controller = new AbortController();
   current = controller;
   files.path = path;
@@ -52,7 +56,7 @@ async function load(path: string, quiet: boolean): Promise<void> {
       files.resource = ref(partial);
       files.partial = true;
       files.loading = false;
-    }, { firstPage: !quiet });
+    }, { firstPage: !quiet, onSlots: (s) => void (wanted() && (places = s)) });
     if (!wanted()) return;
     files.resource = ref(res);
     files.error = null;
@@ -64,11 +68,28 @@ async function load(path: string, quiet: boolean): Promise<void> {
   } finally {
     progress.pending--;
     if (current === controller) {
+      places = null;
       files.loading = false;
       files.partial = false;
       current = null;
     }
   }
+}
+
+/**
+ * The listing shows places [from, to) of the folder whose items have not arrived (placeholders): they are asked
+ * for ahead of the stream, so End or the scrollbar reach the last item before the whole folder has arrived.
+ */
+export function wantItems(from: number, to: number): void {
+  if (files.partial) places?.want(from, to);
+}
+
+/**
+ * While a big folder arrives: where `before` turns false in its places [lo, hi) (see FolderSlots.seek), asking for
+ * the ranges it needs. Null when the folder on show is complete or a range failed.
+ */
+export function seekPlaces(lo: number, hi: number, before: (name: string) => boolean): Promise<number | null> {
+  return files.partial && places ? places.seek(lo, hi, before) : Promise.resolve(null);
 }
 
 /** Loads a path; an answer for a path that is no longer the requested one is ignored. */
@@ -107,6 +128,7 @@ export async function refreshListing(): Promise<void> {
 export function closeFiles(): void {
   current?.abort();
   current = null;
+  places = null;
   files.path = '';
   files.resource = null;
   files.loading = false;

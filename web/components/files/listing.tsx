@@ -5,7 +5,7 @@ import type { WebResource } from '../../api/resources';
 import { pageConfig } from '../../api/page-config';
 import { auth } from '../../state/auth.state';
 import { clipboard } from '../../state/clipboard.state';
-import { files } from '../../state/files.state';
+import { files, wantItems } from '../../state/files.state';
 import { filterFor, listingFilter } from '../../state/listing-filter.state';
 import { noteListingFocus, returnListingFocus } from '../../state/listing-focus.state';
 import { goTo, rawAppPath } from '../../state/navigation';
@@ -40,8 +40,9 @@ export function Listing({ folder }: { folder: WebResource }) {
   const clip = useSnapshot(clipboard);
   const container = useRef<HTMLDivElement>(null);
   const rowsApi = useRef<RowsApi>(null);
-  const items = folder.items ?? [];
-  const shown = shownOrder(items, filter);
+  // While a big folder arrives, every place of it (its count is known from its first page), else its items.
+  const items = folder.slots ?? folder.items ?? [];
+  const shown = shownOrder(items, filter, folder.numDirs);
   const cut = useMemo(() => new Set(clip.key === 'x' ? clip.items.map((i) => i.from) : []), [clip.key, clip.items]);
   const mode = user?.viewMode ?? 'list';
   const folderPath = folder.path.endsWith('/') ? folder.path : `${folder.path}/`;
@@ -186,7 +187,7 @@ export function Listing({ folder }: { folder: WebResource }) {
                 {t('files.noMatches', { filter })}
               </p>
             )}
-            <VirtualRows items={items} shown={shown} mode={mode} label={t('files.contents')} titles={titles} selected={selected} cursor={cursor} cut={cut} dropTarget={drop.target} shared={shared} api={rowsApi} />
+            <VirtualRows items={items} shown={shown} mode={mode} label={t('files.contents')} titles={titles} selected={selected} cursor={cursor} cut={cut} dropTarget={drop.target} shared={shared} api={rowsApi} onMissing={wantItems} />
           </>
         )}
         {drop.dragging && (

@@ -51,3 +51,28 @@ export function findByPrefix(names: (index: number) => string, order: ArrayLike<
   }
   return -1;
 }
+
+const orderCollators = new Map<string, Intl.Collator>();
+
+/** Compares names about as the server orders them (natural numbers, case and accents aside): to halve a sorted folder. */
+export function orderCollator(lang: string): Intl.Collator {
+  let c = orderCollators.get(lang);
+  if (!c) {
+    c = new Intl.Collator(lang, { numeric: true, sensitivity: 'base' });
+    orderCollators.set(lang, c);
+  }
+  return c;
+}
+
+/**
+ * Whether a place of `order` from `start` on, up to (not including) `found` (-1: all the way round), has no item yet
+ * (a big folder still arriving): a match found beyond such a place may not be the next one.
+ */
+export function holeBefore(has: (index: number) => boolean, order: ArrayLike<number>, start: number, found: number): boolean {
+  const n = order.length;
+  if (!n) return false;
+  const from = ((start % n) + n) % n;
+  const steps = found < 0 ? n : (found - from + n) % n;
+  for (let k = 0; k < steps; k++) if (!has(order[(from + k) % n]!)) return true;
+  return false;
+}

@@ -39,7 +39,7 @@ export function useFocusReturn(folder: WebResource, shown: ShownOrder, partial: 
     focusWhenRendered(container.current, index);
   }, [want, promptOpen, items, folder.path, shown, partial, rows, container]);
 
-  useKeepFocusOnReload(items, container);
+  useKeepFocusOnReload(items, partial, container);
 }
 
 /**
@@ -47,11 +47,13 @@ export function useFocusReturn(folder: WebResource, shown: ShownOrder, partial: 
  * that moves to another row (a new folder sorted in before it) is a new element, and removing the focused one
  * leaves the focus on <body>. When the listing held the focus and a commit that brought new items lost it, the
  * focus goes back through the one request (to the item, or to the one now in its place). Focus lost without a
- * reload (the focused item scrolled out of the rendered window) is the user's doing and is left alone.
+ * reload (the focused item scrolled out of the rendered window) is the user's doing and is left alone, as is focus
+ * lost while a big folder arrives.
  */
-function useKeepFocusOnReload(items: WebResource['items'], container: RefObject<HTMLElement | null>): void {
+function useKeepFocusOnReload(items: WebResource['items'], partial: boolean, container: RefObject<HTMLElement | null>): void {
   const holds = useRef(false);
   const seen = useRef(items);
+  const seenPartial = useRef(partial);
   useEffect(() => {
     const box = container.current;
     if (!box) return;
@@ -75,8 +77,11 @@ function useKeepFocusOnReload(items: WebResource['items'], container: RefObject<
   }, [container]);
   // After every commit, so that the hold also ends when the item leaves without a reload (scrolled away).
   useLayoutEffect(() => {
-    const reloaded = seen.current !== items;
+    // A big folder arriving (and its last part) moves no item from its place: new items then are not a reload,
+    // and the focus left with the user (End, far down, waits for its item there: focus-item.ts).
+    const reloaded = seen.current !== items && !partial && !seenPartial.current;
     seen.current = items;
+    seenPartial.current = partial;
     const active = document.activeElement;
     if (!holds.current || (active && active !== document.body)) return;
     holds.current = false;

@@ -21,7 +21,7 @@ function itemElement(target: EventTarget | null): HTMLElement | null {
 }
 
 export interface DropOptions {
-  items: readonly WebResource[];
+  items: readonly (WebResource | undefined)[];
   selected: ReadonlySet<number>;
   /** Decoded path of the folder on show, ending in '/'. */
   folder: string;

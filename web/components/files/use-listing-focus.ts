@@ -15,7 +15,7 @@ const itemOf = (target: EventTarget) => (target as HTMLElement).closest?.<HTMLEl
  * so the keyboard is never left on <body> after moving between folders.
  */
 export function useListingFocus(folder: WebResource, shown: ShownOrder, partial: boolean, rows: RefObject<RowsApi | null>, container: RefObject<HTMLElement | null>) {
-  const items = folder.items ?? [];
+  const items = folder.slots ?? folder.items ?? [];
   useFocusReturn(folder, shown, partial, rows, container);
   const jump = useTypeToJump(items, shown, rows, container);
 

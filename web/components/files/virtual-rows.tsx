@@ -1,9 +1,10 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type Ref } from 'react';
+import { useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type Ref } from 'react';
 import type { ViewMode } from '../../../server/contract/user';
 import type { WebResource } from '../../api/resources';
 import { ListingItem, type ListingItemProps } from './listing-item';
-import type { ShownOrder } from './listing-order';
+import type { ListingPlaces, ShownOrder } from './listing-order';
+import { ListingPlaceholder } from './listing-placeholder';
 import { columnsFor, gapFor, ListingRows } from './listing-rows';
 import { focusWhenRendered } from './focus-item';
 import { bottomStackCover } from '../layout/use-published-size';
@@ -26,7 +27,8 @@ export interface RowsApi {
 type Shared = Omit<ListingItemProps, 'item' | 'selected' | 'cut' | 'dropTarget' | 'tabStop'>;
 
 export interface VirtualRowsProps {
-  items: readonly WebResource[];
+  /** The items by index; undefined where an item has not arrived yet (drawn as a placeholder). */
+  items: ListingPlaces;
   shown: ShownOrder;
   mode: ViewMode;
   /** The listbox's accessible name. */
@@ -39,6 +41,8 @@ export interface VirtualRowsProps {
   dropTarget: number | null;
   shared: Shared;
   api: Ref<RowsApi>;
+  /** Rendered rows hold places [from, to) (item indexes) whose items have not arrived: they should be asked for. */
+  onMissing?: (from: number, to: number) => void;
 }
 
 /** A first guess at a row's height, by mode; the first row measured replaces it for every row not yet seen. */
@@ -54,7 +58,7 @@ function guessHeight(mode: ViewMode, width: number, cols: number, gap: number): 
  * scrollbar reflects every item and End reaches the last), but only the rows in view, plus a few, are in
  * the DOM. Rows are uniform within a mode, so one measured row sets the height of all the others.
  */
-export function VirtualRows({ items, shown, mode, label, titles, selected, cursor, cut, dropTarget, shared, api }: VirtualRowsProps) {
+export function VirtualRows({ items, shown, mode, label, titles, selected, cursor, cut, dropTarget, shared, api, onMissing }: VirtualRowsProps) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [margin, setMargin] = useState(0);
@@ -149,6 +153,13 @@ export function VirtualRows({ items, shown, mode, label, titles, selected, curso
     focusWhenRendered(box.current, stop);
   };
 
+  // Placeholders in the rendered rows: the smallest and largest index missing, asked for after the commit.
+  let missFrom = Infinity;
+  let missTo = -1;
+  useEffect(() => {
+    if (missTo >= 0) onMissing?.(missFrom, missTo + 1);
+  });
+
   const template = cols > 1 ? { gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, columnGap: gap, paddingBlockEnd: gap } : undefined;
   return (
     // The listbox holds only the rows (groups of options): the sort bar and the filter stay outside it. Heading
@@ -165,13 +176,24 @@ export function VirtualRows({ items, shown, mode, label, titles, selected, curso
           );
         }
         const cls = `listing__row listing__row--items${row.first ? ' is-first' : ''}${row.last ? ' is-last' : ''}`;
-        const cells: WebResource[] = [];
-        for (let p = row.from; p < row.to; p++) cells.push(items[shown.order[p]!]!);
+        const cells: (WebResource | number)[] = [];
+        for (let p = row.from; p < row.to; p++) {
+          const index = shown.order[p]!;
+          const item = items[index];
+          cells.push(item ?? index);
+          if (item) continue;
+          missFrom = Math.min(missFrom, index);
+          missTo = Math.max(missTo, index);
+        }
         return (
           <div key={v.key} ref={measure} data-index={v.index} data-kind="items" data-section={row.section} role="group" aria-label={row.section === 'dirs' ? titles.dirs : titles.files} className={cls} style={{ ...style, ...template }}>
-            {cells.map((item) => (
-              <ListingItem key={item.name} item={item} selected={selected.has(item.index)} tabStop={item.index === stop} cut={cut.has(item.path)} dropTarget={dropTarget === item.index} {...shared} />
-            ))}
+            {cells.map((item) =>
+              typeof item === 'number' ? (
+                <ListingPlaceholder key={`\u0000${item}`} index={item} />
+              ) : (
+                <ListingItem key={item.name} item={item} selected={selected.has(item.index)} tabStop={item.index === stop} cut={cut.has(item.path)} dropTarget={dropTarget === item.index} {...shared} />
+              ),
+            )}
           </div>
         );
       })}

@@ -28,7 +28,7 @@ const folderOf = (path: string) => (path.endsWith('/') ? path : path.replace(/[^
 const NONE: readonly WebResource[] = [];
 
 /** The selected items, in selection order: one loop, no callback per item (100,000 of them on a select-all). */
-function pick(items: readonly WebResource[], selected: ReadonlySet<number>): WebResource[] {
+function pick(items: readonly (WebResource | undefined)[], selected: ReadonlySet<number>): WebResource[] {
   const out = new Array<WebResource>(selected.size);
   let n = 0;
   for (const i of selected) {
@@ -79,10 +79,11 @@ export function FilesScreen() {
   const ready = snap.path === path && !snap.loading;
   const current = ready ? snap.resource : null;
   const folder = current?.isDir ? current : null;
-  const items = folder?.items ?? NONE;
+  // While a big folder arrives, all its places (folder.slots): a selection may reach beyond the items arrived in order.
+  const items = folder?.slots ?? folder?.items ?? NONE;
   const chosen = useMemo(() => pick(items, selected), [selected, items]);
   // Ctrl+A selects what is on show: the listing's own order, the filter applied (computed once for both).
-  const order = shownOrder(items, filterFor(filterSnap, folder?.path ?? '')).order;
+  const order = shownOrder(items, filterFor(filterSnap, folder?.path ?? ''), folder?.numDirs).order;
   useFilesKeys(() => (folder && auth.user ? { user: auth.user, folder, selected: chosen, order } : null));
 
   const segments = path.split('/').filter(Boolean);

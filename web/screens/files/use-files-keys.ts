@@ -75,7 +75,7 @@ export function useFilesKeys(listing: () => (ActionContext & { order: ArrayLike<
       if (matchesAny(SHORTCUTS.esc, e)) return resetSelection();
       if (matchesAny(SHORTCUTS.ctrlA, e)) {
         e.preventDefault();
-        selectAll(ctx.order, ctx.folder.items?.length ?? 0);
+        selectAll(ctx.order, (ctx.folder.slots ?? ctx.folder.items)?.length ?? 0);
       } else if (matchesAny(SHORTCUTS.ctrlC, e) || matchesAny(SHORTCUTS.ctrlX, e)) {
         const key = e.key.toLowerCase() as 'c' | 'x';
         // Text selected on the page is copied as usual.
