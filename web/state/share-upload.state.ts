@@ -49,7 +49,10 @@ export function typeAllowed(allowed: readonly string[], name: string, mime: stri
   });
 }
 
-function refusalOf(status: number): UploadRefusal {
+/** The server's answer as a reason; its message tells the count and total limits from the others. */
+function refusalOf(status: number, message: string): UploadRefusal {
+  if (/no more files/i.test(message)) return 'count';
+  if (/no more bytes/i.test(message)) return 'total';
   if (status === 413) return 'size';
   if (status === 415) return 'type';
   if (status === 507) return 'quota';
@@ -127,7 +130,10 @@ async function pump(): Promise<void> {
   } catch (e) {
     const it = item(id);
     if (!isApiError(e)) console.error('filedeck: a share upload failed', e);
-    if (it) Object.assign(it, { status: 'failed', refusal: refusalOf(isApiError(e) ? e.status : 0) });
+    const refusal = isApiError(e) ? refusalOf(e.status, e.message) : 'failed';
+    if (it) Object.assign(it, { status: 'failed', refusal });
+    // Others filled the link meanwhile: what this page thought was left is not.
+    if (refusal === 'count' && shareUpload.room?.remainingFiles != null) shareUpload.room.remainingFiles = 0;
   } finally {
     files.delete(id);
     if (running === upload) running = null;
