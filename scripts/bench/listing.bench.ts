@@ -1,9 +1,11 @@
 /**
- * Listing benchmark (issue 15), each figure against nginx autoindex JSON measured in the same run:
- *   a 100,000-file folder (time, server RSS before/after/peak), a 10,000-file folder, and requests/s on a 20-file
- *   folder with server and nginx each pinned to core 0 (taskset, all threads), 8 requests in flight (wrk when
- *   installed: `apt-get install -y wrk`; else a fetch loop), and the CPU each spent per request (also from a second
- *   server with folderCache false, which reads the folder from disk at every request); then the runtime's
+ * Listing benchmark (issues 15 and 39), each figure against nginx autoindex JSON measured in the same run:
+ *   a 100,000-file folder (time, server RSS before / 3 s after / peak), a 10,000-file folder, and requests/s on a
+ *   20-file folder of .txt files and on one of mixed types (scripts/bench/mixed-folder.ts: .bin, .md, .json, no
+ *   extension…, whose content is sniffed), with server and nginx each pinned to core 0 (taskset, all threads), 8
+ *   requests in flight (wrk when installed: `apt-get install -y wrk`; else a fetch loop), and the CPU each spent per
+ *   request (also from a second server with folderCache false, which reads the folder from disk at every request);
+ *   then the runtime's
  *   floor for the same folder (scripts/bench/floor-server.ts: a bare Bun.serve, fixed body and plain readdir+lstat,
  *   run with the allocator setting the server gives itself).
  * Usage: bun scripts/bench/listing.bench.ts   (FILEDECK_BIN = a compiled binary; otherwise the sources run)
@@ -12,6 +14,7 @@ import { spawn, type Subprocess } from 'bun';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { makeMixedFolder } from './mixed-folder';
 
 const ROOT = resolve(import.meta.dir, '../..');
 const CMD = process.env.FILEDECK_BIN ? [process.env.FILEDECK_BIN] : [process.execPath, join(ROOT, 'cmd/main.ts')];
@@ -85,6 +88,7 @@ try {
     mkdirSync(join(data, name), { recursive: true });
     for (let i = 0; i < n; i++) closeSync(openSync(join(data, name, `document-${String(i).padStart(6, '0')}.txt`), 'w'));
   }
+  makeMixedFolder(join(data, 'mixed'));
   const fport = port();
   const server = spawn([...CMD, 'serve', '-p', String(fport), '-d', join(work, 'db.sqlite'), '-r', data, '--password', PW, '--log', ''], { stdout: 'ignore', stderr: 'ignore' });
   procs.push(server);
@@ -154,7 +158,8 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
   const ratio = (label: string, r: { ours: number; theirs: number | null }) =>
     note(label, r.theirs === null ? `${r.ours.toFixed(0)} ms` : `${r.ours.toFixed(0)} ms (nginx ${r.theirs.toFixed(0)} ms, ratio ${(r.ours / r.theirs).toFixed(2)}x)`);
   const big = await paired(5, `${base}/api/resources/hundred-k/`, nbase && `${nbase}/hundred-k/`, 1000);
-  await Bun.sleep(1000);
+  // Memory 3 s after the last big listing (issue 39: back within 30 MB of before by then).
+  await Bun.sleep(3000);
   const after = mb(server.pid, 'VmRSS');
   const peak = mb(server.pid, 'VmHWM');
   const bigGz = await runs(3, `${base}/api/resources/hundred-k/`, { ...auth, 'Accept-Encoding': 'gzip' });
@@ -162,7 +167,7 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
   ratio('list 100,000 files (median of 5, alternating)', big);
   note('  same, gzip (median of 3)', `${bigGz.toFixed(0)} ms`);
   note('  same, br as a browser asks (median of 3)', `${bigBr.toFixed(0)} ms`);
-  note('  server RSS before / after / peak', `${before.toFixed(0)} / ${after.toFixed(0)} / ${peak.toFixed(0)} MB (after - before ${(after - before).toFixed(0)} MB)`);
+  note('  server RSS before / 3 s after / peak', `${before.toFixed(0)} / ${after.toFixed(0)} / ${peak.toFixed(0)} MB (after - before ${(after - before).toFixed(0)} MB)`);
   // Back to back, and after 200 ms of idling, the figure a user clicking into a folder sees. By default Bun's allocator
   // hands back the free blocks of pages in use whenever a thread idles, and the next request faults them in again
   // (~1,500 more minor faults for this listing, each costing tens of µs on this VM); `serve` turns that off
@@ -190,10 +195,16 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
   const plain = { ...auth, 'Accept-Encoding': 'identity' };
   await small(`${base}/api/resources/small/`, plain, server.pid);
   await small(`${offBase}/api/resources/small/`, offAuth, offServer.pid);
+  await small(`${base}/api/resources/mixed/`, plain, server.pid);
+  await small(`${offBase}/api/resources/mixed/`, offAuth, offServer.pid);
   type Run = { rps: number; cpuUs: number };
-  const rounds: { ours: Run; theirs: Run | null; asked: Run; off: Run }[] = [];
+  const rounds: { ours: Run; theirs: Run | null; asked: Run; off: Run; mixed: Run; mixedTheirs: Run | null; mixedOff: Run }[] = [];
   for (let i = 0; i < 5; i++)
     rounds.push({
+      // The folder of mixed types (issue 39): cache on, nginx, cache off.
+      mixed: await small(`${base}/api/resources/mixed/`, plain, server.pid),
+      mixedTheirs: nbase ? await small(`${nbase}/mixed/`, { 'Accept-Encoding': 'identity' }, nginxWorker) : null,
+      mixedOff: await small(`${offBase}/api/resources/mixed/`, offAuth, offServer.pid),
       ours: await small(`${base}/api/resources/small/`, plain, server.pid),
       theirs: nbase ? await small(`${nbase}/small/`, { 'Accept-Encoding': 'identity' }, nginxWorker) : null,
       // Ours as a browser asks (gzip, deflate, br, zstd): the small body is then compressed too (not compared).
@@ -215,6 +226,19 @@ http { access_log off; client_body_temp_path ${work}/nb; proxy_temp_path ${work}
   note('  ours as a browser asks (gzip), CPU per request', `${mid((r) => r.asked.cpuUs).toFixed(0)} µs (${mid((r) => r.asked.rps).toFixed(0)} requests/s)`);
   const offCpu = mid((r) => r.off.cpuUs);
   note('  ours with folderCache false (read from disk each time)', `${offCpu.toFixed(0)} µs CPU per request, ${mid((r) => r.off.rps).toFixed(0)} requests/s${nbase ? ` (ratio ${mid((r) => r.off.cpuUs / r.theirs!.cpuUs).toFixed(2)}x nginx's CPU)` : ''}`);
+  {
+    const m = { rps: mid((r) => r.mixed.rps), cpuUs: mid((r) => r.mixed.cpuUs) };
+    const off = { rps: mid((r) => r.mixedOff.rps), cpuUs: mid((r) => r.mixedOff.cpuUs) };
+    if (nbase) {
+      const theirs = { rps: mid((r) => r.mixedTheirs!.rps), cpuUs: mid((r) => r.mixedTheirs!.cpuUs) };
+      note('20 files of mixed types (.bin, .md, .json, none…), CPU per request', `${m.cpuUs.toFixed(0)} µs (nginx ${theirs.cpuUs.toFixed(0)} µs, ratio ${mid((r) => r.mixed.cpuUs / r.mixedTheirs!.cpuUs).toFixed(2)}x; ${m.rps.toFixed(0)} requests/s, ${mid((r) => r.mixed.rps / r.mixedTheirs!.rps).toFixed(2)}x nginx's)`);
+      note('  same with folderCache false', `${off.cpuUs.toFixed(0)} µs (ratio ${mid((r) => r.mixedOff.cpuUs / r.mixedTheirs!.cpuUs).toFixed(2)}x nginx's CPU; ${off.rps.toFixed(0)} requests/s)`);
+      note('  each run: ours / off / nginx µs', rounds.map((r) => `${r.mixed.cpuUs.toFixed(0)}/${r.mixedOff.cpuUs.toFixed(0)}/${r.mixedTheirs!.cpuUs.toFixed(0)}`).join(', '));
+    } else {
+      note('20 files of mixed types, CPU per request', `${m.cpuUs.toFixed(0)} µs (${m.rps.toFixed(0)} requests/s)`);
+      note('  same with folderCache false', `${off.cpuUs.toFixed(0)} µs (${off.rps.toFixed(0)} requests/s)`);
+    }
+  }
   // Where the CPU goes: the same folder served by a bare Bun.serve, first with a fixed body (HTTP alone), then read
   // the plainest way (readdir, lstat, JSON), then read, ordered and described by Filedeck's own code (`reader`).
   // Filedeck above `reader` is what the framework, sessions, rules, types and the request log cost; `listing` above
