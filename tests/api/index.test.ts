@@ -340,7 +340,7 @@ describe('name index', () => {
     mkdirSync(`${t.root}/cli/x`, { recursive: true });
     writeFileSync(`${t.root}/cli/x/one.txt`, '1');
     const base = ['-d', t.database, '-r', t.root, '--json'];
-    const env = { FILEDECK_CACHE_DIR: join(t.dir, 'db', 'cache') };
+    const env = { FILEDECK_CACHE_DIR: join(t.dir, 'db', 'cache'), FILEDECK_INDEX_DIR: join(t.dir, 'db', 'cache') };
     const rebuilt = await cli(['index', 'rebuild', ...base], { env });
     expect(rebuilt.code).toBe(0);
     expect(JSON.parse(rebuilt.stdout)).toMatchObject({ state: 'ready', entries: 3, folders: 2 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { filedeckCommand, startServer, type RunningServer } from '../helpers/binary';
 import { postgresAvailable, startPostgres, type PgCluster } from '../helpers/postgres';
+import { MAX_NOTICE_BYTES, noticeFor } from '../../server/services/index/index-peers';
 
 // Issue 39 item 7: two instances on one PostgreSQL database, each with its own cache and index folders (as two
 // machines have), the second reaching the shared files root through a FUSE mount (Debian's bindfs), where the
@@ -138,4 +139,24 @@ describe.skipIf(!!missing)('two instances, each with its own index, one through 
     await until(SWEEP_S * 1000 + 5000, 'the sweeping instance', async () => (await found(b.url, 'outside-5521')).length === 1);
     await until(WITHIN_MS, 'folder sizes agree', sameSizes);
   }, 30_000);
+});
+
+describe('a notice always fits in one NOTIFY', () => {
+  const size = (n: string) => Buffer.byteLength(n);
+  test('few paths go as they are', () => {
+    expect(JSON.parse(noticeFor('me', ['/a/b.txt', '/c']))).toEqual({ i: 'me', p: ['/a/b.txt', '/c'] });
+  });
+  test('many paths become their folders, none inside another (a rescan is deep)', () => {
+    const paths = Array.from({ length: 400 }, (_, n) => `/docs/${n % 2 ? 'x' : 'y/z'}/a-rather-long-file-name-${n}.bin`);
+    const n = noticeFor('me', [...paths, '/docs/x/inner/deeper.bin']);
+    expect(size(n)).toBeLessThanOrEqual(MAX_NOTICE_BYTES);
+    expect(JSON.parse(n)).toEqual({ i: 'me', r: ['/docs/x', '/docs/y/z'] });
+  });
+  test('too many folders: their common folder (multi-byte names counted in bytes)', () => {
+    const paths = Array.from({ length: 900 }, (_, n) => `/shared/ü${n}/文件-${n}/f.bin`);
+    const n = noticeFor('me', paths);
+    expect(size(n)).toBeLessThanOrEqual(MAX_NOTICE_BYTES);
+    expect(JSON.parse(n)).toEqual({ i: 'me', r: ['/shared'] });
+    expect(JSON.parse(noticeFor('me', [...paths, '/top.bin']))).toEqual({ i: 'me', r: ['/'] });
+  });
 });

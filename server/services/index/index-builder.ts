@@ -35,6 +35,13 @@ export class IndexBuilder {
   private building = false;
   private reported = 0;
   done = 0;
+  /**
+   * Run between folders of a long reconcile (the catch-up at start, the hourly one, a rescan): the worker applies
+   * the paths reported meanwhile there, so a change shows in search and folder sizes alike within one batch, not
+   * after the whole pass. Never inside insertTree, whose folder totals are complete only at its end.
+   */
+  between: (() => Promise<void>) | null = null;
+  private inBetween = false;
 
   constructor(private readonly store: NameIndexStore, private readonly root: string, private readonly onProgress: (done: number) => void = () => {}) {}
 
@@ -186,6 +193,14 @@ export class IndexBuilder {
         this.reported = this.done;
         this.onProgress(this.done);
         await yieldNow();
+        if (this.between && !this.inBetween) {
+          this.inBetween = true;
+          try {
+            await this.between();
+          } finally {
+            this.inBetween = false;
+          }
+        }
       }
     }
     if (top === '/' && deep) this.store.setMeta('last_reconcile', Date.now());

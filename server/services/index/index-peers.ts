@@ -32,8 +32,12 @@ export function noticeFor(id: string, paths: string[]): string {
   const exact = JSON.stringify({ i: id, p: paths } satisfies IndexNotice);
   if (bytes(exact) <= MAX_NOTICE_BYTES) return exact;
   // Their folders, none inside another (a rescan is deep): one rescan covers all it holds.
-  const folders = [...new Set(paths.map(parentPath))].sort();
-  const outer = folders.filter((f, n) => !folders.slice(0, n).some((g) => inside(f, g)));
+  const folders = new Set(paths.map(parentPath));
+  const underAnother = (f: string) => {
+    for (let a = f; a !== '/'; ) if (folders.has((a = parentPath(a)))) return true;
+    return false;
+  };
+  const outer = [...folders].filter((f) => !underAnother(f)).sort();
   const rescan = JSON.stringify({ i: id, r: outer } satisfies IndexNotice);
   if (bytes(rescan) <= MAX_NOTICE_BYTES) return rescan;
   return JSON.stringify({ i: id, r: [commonFolder(paths)] } satisfies IndexNotice);

@@ -39,6 +39,9 @@ async function run(job: IndexJob): Promise<void> {
     store = new NameIndexStore(job.file);
     store.commits = new Int32Array(job.generation);
     builder = new IndexBuilder(store, job.root, (done) => post({ type: 'progress', done }));
+    builder.between = async () => {
+      if (touched.size) await applyTouched();
+    };
     // A new root, an unfinished build (a crash, a kill) or a new schema: build from nothing. Otherwise catch up
     // with what changed while no server watched (compare folder by folder, write differences only).
     if (store.meta('root') !== job.root || store.meta('state') !== 'ready') await build();
