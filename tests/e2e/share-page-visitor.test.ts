@@ -284,4 +284,24 @@ describe('the visitor share page', () => {
     await page.waitForSelector('[data-testid=share-status][data-state=missing]');
     await context.close();
   }, 30_000);
+
+  // Last: it changes the instance's branding for every later page.
+  test("the owner's branding: its name, its colour, and a theme it forces over the visitor's preference", async () => {
+    const current = (await (await fetch(`${server.url}/api/settings`, { headers: { 'X-Auth': adminToken } })).json()) as { branding: Record<string, unknown> };
+    const body = { ...current, branding: { ...current.branding, name: 'Acme Files', color: '#f48fb1', theme: 'dark' } };
+    const put = await fetch(`${server.url}/api/settings`, { method: 'PUT', headers: { 'X-Auth': adminToken }, body: JSON.stringify(body) });
+    expect(put.status).toBeLessThan(300);
+    const { hash } = await share('/Photos');
+    const { context, page } = await newPage(browser);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`${server.url}/share/${hash}`);
+    await page.waitForSelector('[data-testid=share-gallery]');
+    expect(await page.textContent('[data-testid=share-header] .brand__name')).toBe('Acme Files');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('.share-header')!).borderTopColor)).toBe('rgb(244, 143, 177)');
+    expect(await page.title()).toContain('Acme Files');
+    await shot(page, 'share-visitor-branding');
+    await expectAccessible(page, 'branded share page');
+    await context.close();
+  }, 30_000);
 });
