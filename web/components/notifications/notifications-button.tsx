@@ -24,17 +24,20 @@ export function NotificationsButton() {
   const { unread } = useSnapshot(notificationsState);
   useEffect(() => followNotifications(), []);
   const label = unread ? t('notifications.badge', { n: unread }) : t('notifications.title');
+  // The name comes from the content ("Notifications", then the badge read as "Unread: 3"), so what is seen is part
+  // of what is heard; the bell is drawn first by CSS order.
   return (
-    <button type="button" className="nav__item notifications__nav" aria-label={label} title={label} onClick={() => showPrompt('notifications')} data-testid="nav-notifications">
+    <button type="button" className="nav__item notifications__nav" title={label} onClick={() => showPrompt('notifications')} data-testid="nav-notifications">
+      <span>{t('notifications.title')}</span>
       <span className="notifications__bell">
         <Bell />
         {unread > 0 && (
-          <span className="notifications__badge" aria-hidden="true" data-testid="notifications-badge">
-            {unread > 99 ? '99+' : formatCount(unread, i18n.language)}
+          <span className="notifications__badge" data-testid="notifications-badge">
+            <span className="sr-only">{t('notifications.unread')}: </span>
+            <span className="notifications__count" data-testid="notifications-count">{unread > 99 ? '99+' : formatCount(unread, i18n.language)}</span>
           </span>
         )}
       </span>
-      <span>{t('notifications.title')}</span>
     </button>
   );
 }

@@ -9,8 +9,6 @@ import { PromptButton, PromptFrame } from './prompt-frame';
 import { draftOf, draftProblems, editChange, type ShareDraft } from './share-draft';
 import { ShareOptions } from './share-options';
 
-type Secret = { webhookSecret?: string };
-
 /** The lifetime choice of an edit: keep, never, or a new count of units from now. */
 function Expiry({ share, draft, set, bad }: { share: Share; draft: ShareDraft; set: <K extends keyof ShareDraft>(k: K, v: ShareDraft[K]) => void; bad: boolean }) {
   const { t } = useTranslation();
@@ -82,7 +80,7 @@ export function ShareEdit({ share, isDir, onSaved, onCancel }: { share: Share; i
         </>
       }
     >
-      <p className="prompt__subject">{share.path}</p>
+      <p className="prompt__subject" dir="auto">{share.path}</p>
       <Expiry share={share} draft={draft} set={set} bad={bad.includes('duration')} />
       <fieldset className="share-options__group">
         <legend>{t('shareEdit.password')}</legend>
@@ -98,7 +96,7 @@ export function ShareEdit({ share, isDir, onSaved, onCancel }: { share: Share; i
           </label>
         )}
       </fieldset>
-      <ShareOptions draft={draft} set={set} isDir={isDir ?? true} bad={bad} secret={(share as Share & Secret).webhookSecret} />
+      <ShareOptions draft={draft} set={set} isDir={isDir ?? true} bad={bad} secret={share.webhookSecret} />
       {refusal && (
         <p className="share-options__refusal" role="alert" data-testid="share-refusal">
           {refusal}

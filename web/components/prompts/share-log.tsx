@@ -47,7 +47,7 @@ export function ShareLog({ share, onBack }: { share: Share; onBack(): void }) {
         </>
       }
     >
-      <p className="prompt__subject">{share.path}</p>
+      <p className="prompt__subject" dir="auto">{share.path}</p>
       {lines === null ? (
         <p className="status-text">{t('files.loading')}</p>
       ) : lines.length === 0 ? (

@@ -27,7 +27,7 @@ export function ShareRegenerate({ share, onDone, onCancel }: { share: Share; onD
         </>
       }
     >
-      <p className="prompt__subject">{share.path}</p>
+      <p className="prompt__subject" dir="auto">{share.path}</p>
       <p>{t('shareEdit.regenerateMessage')}</p>
     </PromptFrame>
   );

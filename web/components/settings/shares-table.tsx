@@ -84,13 +84,15 @@ export function SharesTable({ shares, showOwner }: { shares: readonly Share[]; s
                     <span className={state === 'ok' ? undefined : 'share__tag share__tag--off'}>{t(`shareEdit.states.${state}`)}</span>
                   </td>
                   <td data-label={t('shareEdit.useColumn')} data-testid="share-use">
-                    {c
-                      ? [
-                          `${t('shareEdit.views')} ${n(c.views)}`,
-                          `${t('shareEdit.downloads')} ${s.maxDownloads ? `${n(c.downloads)}/${n(s.maxDownloads)}` : n(c.downloads)}`,
-                          ...(s.mode && s.mode !== 'view' ? [`${t('shareEdit.uploads')} ${n(c.uploads)}`] : []),
-                        ].join(' · ')
-                      : '—'}
+                    {c ? (
+                      <span className="shares-table__use">
+                        <span>{`${t('shareEdit.views')} ${n(c.views)}`}</span>
+                        <span>{`${t('shareEdit.downloads')} ${s.maxDownloads ? `${n(c.downloads)}/${n(s.maxDownloads)}` : n(c.downloads)}`}</span>
+                        {s.mode && s.mode !== 'view' && <span>{`${t('shareEdit.uploads')} ${n(c.uploads)}`}</span>}
+                      </span>
+                    ) : (
+                      '—'
+                    )}
                   </td>
                   <td data-label={t('shareEdit.lastAccess')}>
                     <RelativeTime at={c?.lastAccess ? c.lastAccess * 1000 : 0} empty={t('shareEdit.never')} />
