@@ -145,14 +145,20 @@ export class IndexBuilder {
   }
 
   /**
-   * One slice of the periodic sweep: the next `folders` indexed folders after `after` (path order) compared with the
-   * disk, one level each. Returns where the next slice starts ('' once the end was reached: the next starts over at
-   * the root). What no event reports here (a write by another machine on a shared filesystem, by no instance) is
-   * found within one full pass, at a bounded cost per slice.
+   * One slice of the periodic sweep: the indexed folders after `after` (path order) compared with the disk, one level
+   * each, until `folders` folders or `entries` entries were read. Returns where the next slice starts ('' once the
+   * end was reached: the next starts over at the root). What no event reports here (a write by another machine on a
+   * shared filesystem, by no instance) is found within one full pass, at a bounded cost per slice.
    */
-  async sweep(after: string, folders: number): Promise<string> {
+  async sweep(after: string, folders: number, entries: number): Promise<string> {
     const slice = this.store.foldersAfter(after, folders);
-    for (const dir of slice) await this.reconcile(dir, false);
+    let read = 0;
+    for (const dir of slice) {
+      const before = this.done;
+      await this.reconcile(dir, false);
+      read += this.done - before;
+      if (read >= entries) return dir;
+    }
     return slice.length < folders ? '' : slice[slice.length - 1]!;
   }
 

@@ -13,7 +13,7 @@ export type IndexJob =
   | { type: 'init'; file: string; root: string; generation: SharedArrayBuffer }
   | { type: 'build' }
   | { type: 'reconcile' }
-  | { type: 'sweep'; folders: number }
+  | { type: 'sweep'; folders: number; entries: number }
   | { type: 'touch'; paths: string[]; deep: boolean }
   | { type: 'ping'; id: number }
   | { type: 'close' };
@@ -51,7 +51,7 @@ async function run(job: IndexJob): Promise<void> {
     }
   } else if (job.type === 'build') await build();
   else if (job.type === 'reconcile') await builder!.reconcile('/', true);
-  else if (job.type === 'sweep') swept = await builder!.sweep(swept, job.folders);
+  else if (job.type === 'sweep') swept = await builder!.sweep(swept, job.folders, job.entries);
   else if (job.type === 'ping') {
     // Answered only once every path changed before it is in the index.
     if (touched.size) await applyTouched();

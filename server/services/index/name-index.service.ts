@@ -18,8 +18,12 @@ const MARK_TTL_MS = 1000;
 /** Folders whose sizes are kept between commits to the index, and the most sub-folders such a folder may have. */
 const SIZES_KEPT = 1000;
 const SIZES_KEPT_CHILDREN = 1000;
-/** Folders compared with the disk per slice of the periodic sweep (several instances: what none of them wrote). */
+/**
+ * The periodic sweep's slice (several instances: what none of them wrote): at most this many folders, and it stops
+ * after the folder that brought the entries read to SWEEP_ENTRIES (a few hundred milliseconds of the worker's time).
+ */
 export const SWEEP_FOLDERS = 500;
+export const SWEEP_ENTRIES = 20_000;
 
 export interface NameIndexOptions {
   /** The index file (per instance, in the cache folder). */
@@ -107,7 +111,7 @@ export class NameIndex {
     const peers = this.opts.peers;
     if (!peers?.shared) return;
     peers.start((paths) => this.post({ type: 'touch', paths, deep: true })).catch((e) => this.opts.log.warn(`name index: not listening to the other instances (${(e as Error).message}); their writes show after the sweep`));
-    this.sweepTimer = setInterval(() => this.post({ type: 'sweep', folders: SWEEP_FOLDERS }), this.opts.pollMs);
+    this.sweepTimer = setInterval(() => this.post({ type: 'sweep', folders: SWEEP_FOLDERS, entries: SWEEP_ENTRIES }), this.opts.pollMs);
     this.sweepTimer.unref?.();
   }
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
