@@ -50,7 +50,10 @@ function mapCommands(commands: FbSettings['commands'], notes: string[]): Record<
   const out: Record<string, string[]> = {};
   for (const [event, list] of Object.entries(commands ?? {})) {
     const lines = (list ?? []).filter((c) => typeof c === 'string' && c.trim() !== '');
-    if ((HOOK_NAMES as string[]).includes(event)) out[event] = lines;
+    if ((HOOK_NAMES as string[]).includes(event)) {
+      out[event] = lines;
+      if (lines.length) notes.push(`${lines.length} ${event} command(s) imported as hooks: they run only with enableExec on, sandboxed (check them: ${lines.join(' | ').slice(0, 200)})`);
+    }
     else if (lines.length) notes.push(`commands of event "${event}" not carried over (events here: ${HOOK_NAMES.join(', ')})`);
   }
   return out;

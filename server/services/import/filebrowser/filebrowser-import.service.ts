@@ -60,7 +60,13 @@ export class FilebrowserImportService {
     const shares = await planShares(deps, dump, users, next.rules, opts.now ?? Math.floor(Date.now() / 1000));
     const server = opts.noSettings && !opts.serverOverrides ? { config: {}, notes: [] } : mapServer({ ...dump.config.server, ...(opts.serverOverrides ?? {}) });
     const notes = [...mapped.notes, ...server.notes];
-    if (server.config.root && server.config.root !== this.d.root)
+    if (next.authMethod === 'noauth' && !opts.noSettings) {
+      // Without sign-in every visitor is user 1, here as in filebrowser; ids are not kept, so say who that will be.
+      const one = (await this.d.userStore.byId(1))?.username ?? users.find((u) => u.action === 'create')?.username;
+      const fbOne = dump.users.find((u) => Number(u.value.id) === 1)?.value.username;
+      if (one !== fbOne) notes.push(`noauth: every visitor is user 1, which is "${one ?? 'nobody yet'}" here and was "${fbOne ?? 'nobody'}" in filebrowser`);
+    }
+    if (server.config.root && server.config.root !== this.d.root && String(server.config.root).startsWith('/'))
       notes.push(`filebrowser served ${server.config.root}; this import pins links under ${this.d.root}: start Filedeck with the same root (--root)`);
     if (!dump.shares.length && opts.source.endsWith('.json')) notes.push('JSON exports hold no share links: only a database file brings them');
     return { source: opts.source, merge: !!opts.merge, users, shares, settings: { next, changed, fresh }, serverConfig: server.config, notes };
