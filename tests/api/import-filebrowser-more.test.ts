@@ -159,6 +159,9 @@ describe('filebrowser import: the CLI', () => {
       expect(json.stderr).toBe('');
       expect(json.stdout).toMatch(/created\b.*\n[\s\S]*create\s+bob/);
       expect(readFileSync(join(dir, 'filedeck.yaml'), 'utf8')).toContain('root: /srv/filebrowser');
+      // A fresh database made by the import holds its users only (serve adds a first admin only to a database without users).
+      const ls = await cli(['-d', db, '-r', join(dir, 'files'), 'users', 'ls', '--json']);
+      expect(JSON.parse(ls.stdout).map((u: { username: string }) => u.username)).toEqual(['admin', 'alice', 'bob']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

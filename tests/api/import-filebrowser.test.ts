@@ -118,6 +118,13 @@ describe('filebrowser import: the fixtures as their expected JSON says', () => {
         expect(plan.shares.every((s) => s.action === 'create' && s.reach === 'ok')).toBe(true);
         await compareWithExpected(t, exp);
         for (const [name, pw] of Object.entries(exp.plaintext.userPasswords as Record<string, string>)) expect(await t.login(name, pw)).toContain('.');
+        // Every link by its old URL: without its password (when it has one), then with it.
+        const sharePw = (exp.plaintext.sharePasswords ?? {}) as Record<string, string>;
+        for (const { key } of exp.shares) {
+          const bare = await t.req('GET', `/api/public/share/${key}`);
+          expect({ key, status: bare.status }).toEqual({ key, status: sharePw[key] ? 401 : 200 });
+          if (sharePw[key]) expect((await t.req('GET', `/api/public/share/${key}`, { headers: { 'X-SHARE-PASSWORD': sharePw[key]! } })).status).toBe(200);
+        }
         // Settings: the mapped global values are in effect.
         const s = t.s.settings.get();
         const fbs = exp.config.settings;
