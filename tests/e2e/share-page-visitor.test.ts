@@ -52,7 +52,9 @@ beforeAll(async () => {
   writeFileSync(join(root, 'Photos', 'b-forest.png'), await png(20, 160, 60));
   writeFileSync(join(root, 'Photos', 'c-lake.png'), await png(30, 90, 200));
   writeFileSync(join(root, 'Docs', 'guide.pdf'), tinyPdf('Shared guide'));
-  writeFileSync(join(root, 'Docs', 'notes.md'), '# Trip notes\n\n- bring a **map**\n- water\n');
+  writeFileSync(join(root, 'Docs', 'notes.md'), '# Trip notes\n\n- bring a **map**\n- water\n\n![the route](route.png)\n\n[Packing list](packing.md)\n');
+  writeFileSync(join(root, 'Docs', 'packing.md'), '# Packing list\n\nBoots.\n');
+  writeFileSync(join(root, 'Docs', 'route.png'), await png(90, 90, 90, 80, 60));
   writeFileSync(join(root, 'Docs', 'clip.vtt'), 'WEBVTT\n\n00:00.000 --> 00:01.000\nHello there\n');
   const ff = Bun.spawnSync(['ffmpeg', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=1', '-c:v', 'libvpx', '-b:v', '100k', join(root, 'Docs', 'clip.webm')]);
   expect(ff.exitCode).toBe(0);
@@ -176,8 +178,17 @@ describe('the visitor share page', () => {
     await page.waitForSelector('[data-testid=share-viewer-dialog] [data-testid=markdown] h1');
     expect(await page.textContent('[data-testid=markdown] h1')).toBe('Trip notes');
     expect(await page.textContent('[data-testid=markdown] strong')).toBe('map');
+    // its relative picture loads through the share, its relative link stays inside the share
+    expect(await page.getAttribute('[data-testid=markdown] img', 'src')).toBe(`${server.url}/api/public/dl/${hash}/route.png?inline=true`);
+    await page.waitForFunction(() => (document.querySelector('[data-testid=markdown] img') as HTMLImageElement | null)?.naturalWidth === 80);
+    expect(await page.getAttribute('[data-testid=markdown] a', 'href')).toBe(`/share/${hash}/packing.md`);
     await shot(page, 'share-visitor-markdown');
-    await page.click('[data-testid=share-viewer-close]');
+    await page.click('[data-testid=markdown] a');
+    await page.waitForURL(`${server.url}/share/${hash}/packing.md`);
+    await page.waitForSelector('[data-testid=share-viewer] [data-testid=markdown] h1');
+    expect(await page.textContent('[data-testid=share-viewer] [data-testid=markdown] h1')).toBe('Packing list');
+    await page.goBack();
+    await page.waitForSelector('[data-testid=share-items]');
 
     await page.click('[data-name="clip.webm"] [data-testid=share-item-preview]');
     await page.waitForSelector('[data-testid=share-video]');

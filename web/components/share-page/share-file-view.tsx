@@ -1,7 +1,9 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Resource } from '../../../server/contract/resource';
 import { fetchPublicText, publicDownloadUrl, publicSubtitleUrl } from '../../api/public';
+import { encodePath } from '../../api/resources';
+import type { MarkdownTargets } from '../viewers/markdown-render';
 import { documentKind } from '../viewers/viewer-kind';
 import '../../styles/viewers.css';
 
@@ -27,7 +29,22 @@ export function viewable(item: Pick<Resource, 'type' | 'name' | 'isDir'>): boole
   return !item.isDir && (['image', 'video', 'audio', 'pdf', 'text', 'textImmutable'].includes(item.type) || !!documentKind(item.name));
 }
 
-function TextView({ url, name, size }: { url: () => Promise<string>; name: string; size: number }) {
+/** A shared Markdown file's relative links open inside the share, its pictures load through the share. */
+const shareTargets = (hash: string, token?: string): MarkdownTargets => ({
+  route: (p) => `/share/${encodeURIComponent(hash)}${encodePath(p)}`,
+  image: (p) => publicDownloadUrl(hash, p, { token, inline: true }),
+});
+
+interface TextProps {
+  url: () => Promise<string>;
+  name: string;
+  size: number;
+  /** The file's share-relative path, and what its Markdown links lead to. */
+  path: string;
+  targets: MarkdownTargets;
+}
+
+function TextView({ url, name, size, path, targets }: TextProps) {
   const { t } = useTranslation();
   const [text, setText] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
@@ -45,7 +62,7 @@ function TextView({ url, name, size }: { url: () => Promise<string>; name: strin
   const kind = documentKind(name);
   return (
     <Suspense fallback={<p className="share-viewer__note">{t('share.loading')}</p>}>
-      {kind === 'markdown' && <MarkdownView source={text} path={`/${name}`} />}
+      {kind === 'markdown' && <MarkdownView source={text} path={path === '/' ? `/${name}` : path} targets={targets} />}
       {kind === 'delimited' && <CsvView source={text} name={name} />}
       {kind === 'json' && <JsonView source={text} name={name} />}
       {!kind && <pre className="share-viewer__text" dir="auto" data-testid="share-text" tabIndex={0}>{text}</pre>}
@@ -72,6 +89,7 @@ export function ShareFileView({ hash, path, item, token, subtitles = [] }: Props
   const { t } = useTranslation();
   const inline = publicDownloadUrl(hash, path, { token, inline: true });
   const [loadText] = useState(() => () => fetchPublicText(hash, path, token));
+  const targets = useMemo(() => shareTargets(hash, token), [hash, token]);
   let body;
   if (item.type === 'pdf') body = <iframe className="share-viewer__pdf" src={inline} title={item.name} data-testid="share-pdf" />;
   else if (item.type === 'image') body = <img className="share-viewer__image" src={inline} alt={item.name} data-testid="share-image" />;
@@ -84,7 +102,7 @@ export function ShareFileView({ hash, path, item, token, subtitles = [] }: Props
       </video>
     );
   else if (item.type === 'audio') body = <audio className="share-viewer__audio" src={inline} controls preload="metadata" data-testid="share-audio" />;
-  else if (viewable(item)) body = <TextView url={loadText} name={item.name} size={item.size} />;
+  else if (viewable(item)) body = <TextView url={loadText} name={item.name} size={item.size} path={path} targets={targets} />;
   else body = <p className="share-viewer__note">{t('sharePage.viewer.none')}</p>;
   return (
     <section className="share-viewer" aria-label={t('sharePage.viewer.label', { name: item.name })} data-testid="share-viewer" data-type={item.type}>

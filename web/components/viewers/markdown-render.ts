@@ -17,6 +17,18 @@ export function resolveRelative(folder: string, ref: string): string | null {
   }
 }
 
+/**
+ * Where a relative reference leads, by the virtual path it names: `route` is the in-app route of a link (without the
+ * base URL), `image` the address an image loads from. The app's own: /files and /api/raw; the public share page
+ * passes the share's routes, so a shared Markdown file's links and pictures stay inside the share.
+ */
+export interface MarkdownTargets {
+  route(path: string): string;
+  image(path: string): string;
+}
+
+export const APP_TARGETS: MarkdownTargets = { route: (p) => `/files${encodePath(p)}`, image: (p) => rawUrl(p, true) };
+
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const EXTERNAL = /^(https?:|mailto:)/i;
 
@@ -29,7 +41,7 @@ const EXTERNAL = /^(https?:|mailto:)/i;
  *   no-script CSP); images from other sites are dropped (the page's CSP would refuse them, and they would tell a
  *   third party who reads the file).
  */
-export function renderMarkdown(source: string, filePath: string): string {
+export function renderMarkdown(source: string, filePath: string, targets: MarkdownTargets = APP_TARGETS): string {
   const folder = filePath.replace(/[^/]*$/, '');
   const purify = DOMPurify(window);
   purify.addHook('afterSanitizeAttributes', (node) => {
@@ -47,12 +59,12 @@ export function renderMarkdown(source: string, filePath: string): string {
         node.removeAttribute('href');
         return;
       }
-      node.setAttribute('href', `${pageConfig.BaseURL}/files${encodePath(path)}`);
+      node.setAttribute('href', `${pageConfig.BaseURL}${targets.route(path)}`);
       node.setAttribute('data-path', path);
     } else if (node.tagName === 'IMG') {
       const src = node.getAttribute('src') ?? '';
       const path = !src || SCHEME.test(src) || src.startsWith('//') ? null : resolveRelative(folder, src);
-      if (path) node.setAttribute('src', rawUrl(path, true));
+      if (path) node.setAttribute('src', targets.image(path));
       else node.removeAttribute('src');
       node.setAttribute('loading', 'lazy');
     }
