@@ -28,7 +28,9 @@ export function visitorPerms(mode: ShareMode): ReadonlySet<PermName> {
 export function visitorActor(owner: Actor, pinned: ShareRow, isDir: boolean, mode: ShareMode, followExternalSymlinks: boolean): Actor {
   const visitor: StoredUser = { ...owner.user!, sorting: { by: 'name', asc: false } };
   const perms = visitorPerms(isDir ? mode : 'view'); // upload modes are for folder links only
-  const can = (perm: PermName) => perms.has(perm);
+  // Never more than the owner may do now: an owner whose `create` was taken away receives nothing through a file
+  // request, whatever the link says (the link is kept and works again if the permission comes back).
+  const can = (perm: PermName) => perms.has(perm) && owner.can(perm);
   if (!isDir) {
     const file = pinned.path;
     return {
