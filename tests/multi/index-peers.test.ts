@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { filedeckCommand, startServer, type RunningServer } from '../helpers/binary';
 import { postgresAvailable, startPostgres, type PgCluster } from '../helpers/postgres';
-import { MAX_NOTICE_BYTES, noticeFor } from '../../server/services/index/index-peers';
+import { isIndexPath, MAX_NOTICE_BYTES, noticeFor } from '../../server/services/index/index-peers';
 
 // Issue 39 item 7: two instances on one PostgreSQL database, each with its own cache and index folders (as two
 // machines have), the second reaching the shared files root through a FUSE mount (Debian's bindfs), where the
@@ -143,6 +143,10 @@ describe.skipIf(!!missing)('two instances, each with its own index, one through 
 
 describe('a notice always fits in one NOTIFY', () => {
   const size = (n: string) => Buffer.byteLength(n);
+  test('a notice heard names canonical paths inside the root only', () => {
+    for (const p of ['/', '/a', '/a/b c/ü.txt']) expect([p, isIndexPath(p)]).toEqual([p, true]);
+    for (const p of ['', 'a', '/a/', '//a', '/a/../b', '/..', '/./a', '/a\0b', '/.filedeck-trash/x', 7, null]) expect([p, isIndexPath(p)]).toEqual([p, false]);
+  });
   test('few paths go as they are', () => {
     expect(JSON.parse(noticeFor('me', ['/a/b.txt', '/c']))).toEqual({ i: 'me', p: ['/a/b.txt', '/c'] });
   });

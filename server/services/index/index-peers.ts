@@ -1,5 +1,6 @@
 import type { Logger } from '../../core/log';
 import type { IndexNoticesStore } from '../../db/index-notices.store';
+import { indexPath } from '../../fs/index-walk';
 import { parentPath } from './index-builder';
 
 /**
@@ -18,6 +19,11 @@ export interface IndexNotice {
 }
 
 const bytes = (s: string) => Buffer.byteLength(s);
+/**
+ * Whether `p` is an index path in canonical form ("/", or "/a/b": no ".", "..", empty or own-state component), the
+ * only kind a notice may name: the worker reads the disk at root + path, so nothing heard may reach outside the root.
+ */
+export const isIndexPath = (p: unknown): p is string => typeof p === 'string' && !p.includes('\0') && (p === '/' || indexPath('', p) === p);
 const inside = (p: string, folder: string) => folder === '/' || p === folder || p.startsWith(`${folder}/`);
 
 /** The deepest folder holding every path (index paths, "/" first). */
@@ -84,8 +90,9 @@ export class IndexPeers {
       } catch {
         return; // not ours: nothing else writes on this channel
       }
-      if (n.i === this.id) return;
-      const paths = [...(n.p ?? []), ...(n.r ?? [])].filter((p) => typeof p === 'string' && p.startsWith('/'));
+      if (!n || typeof n !== 'object' || n.i === this.id) return;
+      const listed = [...(Array.isArray(n?.p) ? n.p : []), ...(Array.isArray(n?.r) ? n.r : [])];
+      const paths = listed.filter(isIndexPath);
       this.counts.heard++;
       if (paths.length) onHeard(paths);
     });
