@@ -130,7 +130,7 @@ describe('file requests on the share page', () => {
     await context.close();
   }, 60_000);
 
-  test('the file and folder choosers upload, keeping the folder structure', async () => {
+  test('the file chooser uploads, and the folder chooser keeps the folder structure', async () => {
     const { hash } = await share('/Tiny', { mode: 'upload' });
     const { context, page } = await newPage(browser);
     await page.goto(`${server.url}/share/${hash}`);
@@ -139,6 +139,16 @@ describe('file requests on the share page', () => {
     await waitStatus(page, 'chosen.txt', 'done');
     expect(readFileSync(join(root, 'Tiny', 'chosen.txt'), 'utf8')).toBe('chosen');
     expect(await page.getAttribute('[data-testid=share-folder-input]', 'webkitdirectory')).toBe('');
+    // a chosen folder arrives with its subfolders
+    const picked = join(dir, 'picked', 'trip');
+    mkdirSync(join(picked, 'day1'), { recursive: true });
+    writeFileSync(join(picked, 'b.txt'), 'bee');
+    writeFileSync(join(picked, 'day1', 'a.txt'), 'ay');
+    await page.setInputFiles('[data-testid=share-folder-input]', picked);
+    await waitStatus(page, 'trip/day1/a.txt', 'done');
+    await waitStatus(page, 'trip/b.txt', 'done');
+    expect(readFileSync(join(root, 'Tiny', 'trip', 'day1', 'a.txt'), 'utf8')).toBe('ay');
+    expect(readFileSync(join(root, 'Tiny', 'trip', 'b.txt'), 'utf8')).toBe('bee');
     await context.close();
   }, 60_000);
 
@@ -170,6 +180,23 @@ describe('file requests on the share page', () => {
     await waitStatus(page, 'מכתב.txt', 'done');
     await shot(page, 'share-upload-he');
     await expectAccessible(page, 'Hebrew upload');
+    await context.close();
+  }, 60_000);
+
+  test('a password-protected file request asks first, then uploads with the token the password gave', async () => {
+    const { hash } = await share('/Tiny', { mode: 'upload', password: 'drop box 9' });
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/share/${hash}`);
+    await page.waitForSelector('[data-testid=share-password]');
+    expect(await page.locator('[data-testid=share-drop]').count()).toBe(0);
+    await page.fill('input[name=share-password]', 'drop box 9');
+    await page.click('[data-testid=share-password] button[type=submit]');
+    await page.waitForSelector('[data-testid=share-drop]');
+    await dropFiles(page, [{ name: 'behind-password.txt', text: 'ok' }]);
+    await waitStatus(page, 'behind-password.txt', 'done');
+    expect(readFileSync(join(root, 'Tiny', 'behind-password.txt'), 'utf8')).toBe('ok');
+    // without the token the same upload is refused
+    expect((await fetch(`${server.url}/api/public/upload/${hash}/sneaky.txt`, { method: 'POST', body: 'x' })).status).toBe(401);
     await context.close();
   }, 60_000);
 });
