@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFilebrowserDb } from '../../server/services/import/filebrowser/read-db';
+import { systemActor } from '../../server/services/actor';
 import type { FilebrowserDump } from '../../server/services/import/filebrowser/fb-dump';
 import { createShareTargets, dbState, expected, fbFile, renameTestAdmin, runImport } from '../helpers/filebrowser-fixtures';
 import { diskSnapshot, runScenarios, type Scenario } from '../helpers/scenario';
@@ -182,6 +183,13 @@ describe('filebrowser import: dry run, second run, conflicts, all or nothing', (
       expect(again.plan.settings.changed).toEqual([]);
       expect(await dbState(t)).toEqual(before);
       expect((await t.s.audit.list({ action: 'import.filebrowser' })).entries.length).toBe(audits);
+      // A user who changed their password here since is a conflict now, left alone; their links stay as they are.
+      await t.s.users.update(systemActor, (await t.s.stores.users.byUsername('alice'))!.id, ['password'], { password: 'alices-new-password-31' });
+      const third = await runImport(t, await load());
+      expect(third.plan.users.find((u) => u.username === 'alice')!.action).toBe('conflict');
+      expect(third.plan.shares.find((s) => s.hash === 'LInS1TVj')!.action).toBe('unchanged');
+      expect(third.result.changed).toBe(false);
+      expect(await t.login('alice', 'alices-new-password-31')).toContain('.');
     } finally {
       await t.close();
     }

@@ -99,7 +99,6 @@ export async function planShares(d: PlannerDeps, dump: FilebrowserDump, users: U
     else if (expire !== 0 && expire <= now) plan.reason = `expired ${new Date(expire * 1000).toISOString()}`;
     else if (!owner) plan.reason = `orphaned: its owner (filebrowser user ${s.userID}) was deleted`;
     else if (owner.action === 'skip') plan.reason = `its owner "${owner.username}" is not imported`;
-    else if (owner.action === 'conflict') plan.reason = `its owner "${owner.username}" exists here and was not merged`;
     else if (s.password_hash && !BCRYPT.test(s.password_hash)) plan.reason = 'its password hash is not bcrypt';
     if (plan.reason) continue;
     let path: string;
@@ -116,6 +115,10 @@ export async function planShares(d: PlannerDeps, dump: FilebrowserDump, users: U
       const same = existing.userId === owner!.existing?.id && existing.path === path && existing.expire === expire && existing.passwordHash === passwordHash && existing.token === token;
       plan.action = same ? 'unchanged' : 'conflict';
       if (!same) plan.reason = 'a different link here has this hash: left alone';
+      continue;
+    }
+    if (owner!.action === 'conflict') {
+      plan.reason = `its owner "${owner!.username}" exists here and was not merged`;
       continue;
     }
     const found = await pin(d, ownerRecord(owner!)!, path, rules);
