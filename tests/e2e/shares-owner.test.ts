@@ -137,6 +137,21 @@ describe('share prompt', () => {
     expect(fresh.hash).not.toBe(view.hash);
     expect((await visit(view.hash)).status).toBe(404);
     expect((await visit(fresh.hash)).status).toBe(200);
+
+    // the log pages back by 50 lines
+    for (let i = 0; i < 55; i++) await visit(fresh.hash);
+    await page.click(`${row(fresh.hash)} [data-testid=share-log]`);
+    await page.waitForSelector('[data-testid=share-log-older]');
+    expect(await page.locator('[data-testid=share-log-line]').count()).toBe(50);
+    await page.click('[data-testid=share-log-older]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=share-log-line]').length >= 56);
+    await page.click('[data-testid=prompt-confirm]');
+    await page.waitForSelector(`${row(fresh.hash)} [data-testid=share-counters]`);
+    await shot(page, 'shares-owner-prompt-1280-light');
+    await page.setViewportSize({ width: 375, height: 740 });
+    await expectAccessible(page, 'share prompt at 375 px');
+    await shot(page, 'shares-owner-prompt-375-light');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.keyboard.press('Escape');
   }, 60_000);
 });

@@ -76,9 +76,9 @@ export function SharePrompt({ item }: PromptData['share']) {
   }
 
   if (managing) {
-    const back = () => setManaging(null);
-    const done = () => void refresh().then(back);
-    return <ShareManage share={managing.share} view={managing.view} isDir={item.isDir} onDone={done} onBack={back} />;
+    // Back from any view reads the links again: the counters may have moved meanwhile (the log shows visits).
+    const back = () => void refresh().then(() => setManaging(null));
+    return <ShareManage share={managing.share} view={managing.view} isDir={item.isDir} onDone={back} onBack={back} />;
   }
 
   return (
