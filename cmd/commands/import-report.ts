@@ -3,6 +3,7 @@ import { countPlan, type ImportPlan, type ItemAction } from '../../server/servic
 import { table } from '../table';
 
 const VERB: Record<ItemAction, string> = { create: 'create', merge: 'merge', unchanged: 'unchanged', conflict: 'CONFLICT', skip: 'SKIP' };
+const REACH = { ok: 'found', missing: 'missing now: kept, served once the item is there', unreachable: "refused by the owner's rules or scope now" } as const;
 const sum = (c: Record<ItemAction, number>, dry: boolean) =>
   `${c.create} ${dry ? 'to create' : 'created'}, ${c.merge} ${dry ? 'to merge' : 'merged'}, ${c.unchanged} unchanged, ${c.conflict} conflicts, ${c.skip} skipped`;
 
@@ -16,14 +17,11 @@ export function importReport(plan: ImportPlan, dryRun: boolean, changed: boolean
   out.push(dryRun ? `Dry run of the import of ${plan.source}: nothing was written.` : changed ? `Imported ${plan.source}.` : `Nothing to import from ${plan.source}: everything in it is already here, unchanged.`);
   out.push('', `Users: ${sum(c.users, dryRun)}`);
   if (plan.users.length)
-    out.push(table(['', 'Username', 'Scope', 'Admin', 'Why / notes'], plan.users.map((u) => [
-      VERB[u.action], u.username, u.prepared?.user.scope ?? '', u.prepared?.user.perm.admin ?? '', [u.reason, ...u.notes].filter(Boolean).join('; '),
-    ])));
+    out.push(table(['', 'Username', 'Scope', 'Admin', 'Why'], plan.users.map((u) => [VERB[u.action], u.username, u.prepared?.user.scope ?? '', u.prepared?.user.perm.admin ?? '', u.reason ?? ''])));
+  for (const u of plan.users) for (const n of u.notes) out.push(`  ${u.username}: ${n}`);
   out.push('', `Share links: ${sum(c.shares, dryRun)}`);
-  if (plan.shares.length)
-    out.push(table(['', 'Hash', 'Owner', 'Path', 'Item / why'], plan.shares.map((s) => [
-      VERB[s.action], s.hash, s.owner, s.fbPath, s.reason ?? (s.reach === 'ok' ? 'found' : s.reach === 'missing' ? 'missing now: kept, served once the item is there' : s.reach === 'unreachable' ? "refused by the owner's rules or scope now" : ''),
-    ])));
+  // One line per link, not a table: paths run to kilobytes, and padding every row to the longest would multiply them.
+  for (const s of plan.shares) out.push(`${VERB[s.action].padEnd(9)}  ${s.hash}  ${s.owner || '-'}  ${s.fbPath}  (${s.reason ?? REACH[s.reach ?? 'ok']})`);
   if (plan.settings.fresh) out.push('', `Settings: none here yet: filebrowser's ${dryRun ? 'would be' : 'were'} written over the defaults`);
   else out.push('', plan.settings.changed.length ? `Settings ${dryRun ? 'to change' : 'changed'}: ${plan.settings.changed.join(', ')}` : 'Settings: unchanged');
   if (plan.notes.length) out.push('', 'Not carried over, or changed on the way:', ...plan.notes.map((n) => `  - ${n}`));
