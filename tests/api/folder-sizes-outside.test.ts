@@ -3,6 +3,7 @@ import { mkdirSync, openSync, closeSync, writeSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { NameIndexStore } from '../../server/db/name-index.store';
 import { IndexBuilder } from '../../server/services/index/index-builder';
+import { SIZE_BOUND } from '../../server/services/index/visible-sizes';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -94,4 +95,26 @@ describe('folder sizes follow outside changes as fast as search', () => {
       store.close();
     }
   }, 60_000);
+
+  test('sizes a slow moment left out (the bound) come back at the next listing, without waiting for a change', async () => {
+    const { t: app } = await started();
+    for (let n = 0; n < 30; n++) writeFileSync(join(app.root, `.dot-${n}`), 'x');
+    mkdirSync(join(app.root, 'zz'));
+    writeFileSync(join(app.root, 'zz', 'f.bin'), Buffer.alloc(1234));
+    await app.s.index.reconcile();
+    const bob = await app.userToken('bob', {}, { hideDotfiles: true });
+    const list = async () => (await (await app.req('GET', '/api/resources/', { token: bob })).json()) as { folderSize?: number; items: { name: string; folderSize?: number }[] };
+    const rows = SIZE_BOUND.rows;
+    SIZE_BOUND.rows = 5; // as when the time bound stops the read on a busy machine
+    try {
+      const cut = await list();
+      expect(cut.folderSize).toBeUndefined();
+      expect(cut.items.find((i) => i.name === 'zz')?.folderSize).toBeUndefined();
+    } finally {
+      SIZE_BOUND.rows = rows;
+    }
+    const whole = await list(); // nothing changed in the index meanwhile
+    expect(whole.folderSize).toBe(1234);
+    expect(whole.items.find((i) => i.name === 'zz')?.folderSize).toBe(1234);
+  }, 30_000);
 });

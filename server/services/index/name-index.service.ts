@@ -277,7 +277,9 @@ export class NameIndex {
     let got = this.sizes.get(key);
     if (got === undefined) {
       got = read();
-      if ((got?.children.size ?? 0) <= SIZES_KEPT_CHILDREN) {
+      // A read the bound cut short (no `own`: a slow moment, a busy machine) is not kept: held, it would leave sizes
+      // out until the index next changed; the next listing reads again.
+      if ((got?.children.size ?? 0) <= SIZES_KEPT_CHILDREN && got?.own !== undefined) {
         if (this.sizes.size >= SIZES_KEPT) this.sizes.delete(this.sizes.keys().next().value!);
         this.sizes.set(key, got);
       }
