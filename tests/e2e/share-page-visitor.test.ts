@@ -116,6 +116,7 @@ describe('the visitor share page', () => {
     expect(await slideIndex(page)).toBe(1);
     expect(await page.textContent('[data-testid=share-slide-name]')).toBe('b-forest.png');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('share-slide-close');
+    expect(await page.getAttribute('.share-layout', 'inert')).toBe(''); // the page beneath takes no focus or clicks
     await page.waitForFunction(() => (document.querySelector('[data-testid=share-slide-image]') as HTMLImageElement | null)?.naturalWidth === 160);
     await shot(page, 'share-visitor-slideshow');
     await expectAccessible(page, 'slideshow');
@@ -150,6 +151,8 @@ describe('the visitor share page', () => {
     await page.keyboard.press('Escape');
     await page.waitForSelector('[data-testid=share-slideshow]', { state: 'detached' });
     expect(await page.locator('[data-testid=share-tile][data-selected=true]').count()).toBe(1); // Esc closed only the slideshow
+    expect(await page.getAttribute('.share-layout', 'inert')).toBeNull();
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-testid=share-tile]')?.getAttribute('data-name'))).toBe('b-forest.png');
     await page.click('[data-testid=share-view-list]');
     await page.waitForSelector('[data-testid=share-items]');
     await context.close();

@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useSwipe } from '../preview/use-swipe';
 import { ZoomSurface } from '../preview/zoom-surface';
 import { Icon } from '../ui/icon';
+import { useModalLayer } from './use-modal-layer';
 import '../../styles/preview.css';
 
 export interface SlideImage {
@@ -36,6 +38,8 @@ export function ShareSlideshow({ images, start, onClose }: { images: readonly Sl
   const [playing, setPlaying] = useState(false);
   const [interval, setIntervalSecs] = useState<number>(SLIDE_INTERVALS[1]);
   const closeRef = useRef<HTMLButtonElement>(null);
+  // First: on close its cleanup wakes the page before focus goes back to it.
+  useModalLayer();
   const count = images.length;
   const go = (delta: number) => setIndex((i) => (i + delta + count) % count);
   const latest = useRef({ go, onClose });
@@ -66,11 +70,16 @@ export function ShareSlideshow({ images, start, onClose }: { images: readonly Sl
     return () => window.removeEventListener('keydown', onKey);
   }, []);
   const swipe = useSwipe((to) => go(to === 'next' ? 1 : -1));
+  // The next picture is fetched while this one shows, so stepping (and the show) does not wait for it.
+  const upcoming = images[(index + 1) % count]?.src;
+  useEffect(() => {
+    if (upcoming && count > 1) new Image().src = upcoming;
+  }, [upcoming, count]);
 
   const image = images[index];
   if (!image) return null;
   const position = t('sharePage.gallery.position', { n: (index + 1).toLocaleString(i18n.language), total: count.toLocaleString(i18n.language) });
-  return (
+  return createPortal(
     <div className="share-slides" role="dialog" aria-modal="true" aria-label={t('sharePage.gallery.slideshow')} data-testid="share-slideshow" data-index={index} data-playing={playing}>
       <div className="share-slides__bar">
         <span className="share-slides__name" title={image.name} data-testid="share-slide-name"><bdi>{image.name}</bdi></span>
@@ -110,6 +119,7 @@ export function ShareSlideshow({ images, start, onClose }: { images: readonly Sl
           </>
         )}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

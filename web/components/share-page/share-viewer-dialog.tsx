@@ -1,8 +1,10 @@
 import { useEffect, useRef } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { Resource } from '../../../server/contract/resource';
 import { publicDownloadUrl } from '../../api/public';
 import { Icon } from '../ui/icon';
+import { useModalLayer } from './use-modal-layer';
 import { ShareFileView } from './share-file-view';
 
 interface Props {
@@ -20,6 +22,7 @@ export function ShareViewerDialog({ hash, path, item, token, subtitles, onClose 
   const closeRef = useRef<HTMLButtonElement>(null);
   const latest = useRef(onClose);
   latest.current = onClose;
+  useModalLayer();
   useEffect(() => {
     const back = document.activeElement as HTMLElement | null;
     closeRef.current?.focus();
@@ -34,7 +37,7 @@ export function ShareViewerDialog({ hash, path, item, token, subtitles, onClose 
       back?.focus?.();
     };
   }, []);
-  return (
+  return createPortal(
     <div className="share-dialog" role="dialog" aria-modal="true" aria-label={item.name} data-testid="share-viewer-dialog" onClick={(e) => e.target === e.currentTarget && onClose()}>
       <div className="share-dialog__panel">
         <div className="share-dialog__bar">
@@ -50,6 +53,7 @@ export function ShareViewerDialog({ hash, path, item, token, subtitles, onClose 
           <ShareFileView hash={hash} path={path} item={item} token={token} subtitles={subtitles} />
         </div>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
