@@ -7,17 +7,13 @@ import { indexPath } from '../../fs/index-walk';
 import { watchTree, type TreeWatch } from '../../fs/tree-watch';
 import { IndexBuilder } from './index-builder';
 import { beneathBoth, visibleSizes, type VisibleSizes } from './visible-sizes';
+import { HeldSizes } from './held-sizes';
 import type { IndexEvent, IndexJob } from './index.worker';
 import type { IndexPeers } from './index-peers';
 import { workerSpecifier } from '../../core/worker-url';
 
 /** How long a listing trusts the last readiness answer (see readyRecently). */
 const READY_TTL_MS = 1000;
-/** How long held folder sizes trust the index file's change mark (commits by other processes show within it). */
-const MARK_TTL_MS = 1000;
-/** Folders whose sizes are kept between commits to the index, and the most sub-folders such a folder may have. */
-const SIZES_KEPT = 1000;
-const SIZES_KEPT_CHILDREN = 1000;
 /**
  * The periodic sweep's slice (several instances: what none of them wrote): at most this many folders, and it stops
  * after the folder that brought the entries read to SWEEP_ENTRIES (a few hundred milliseconds of the worker's time).
@@ -88,7 +84,7 @@ export class NameIndex {
     if (!this.store) {
       mkdirSync(dirname(this.opts.file), { recursive: true });
       this.store = new NameIndexStore(this.opts.file);
-      this.store.commits = this.generation;
+      this.store.commits = this.held.generation;
     }
     return this.store;
   }
@@ -101,7 +97,7 @@ export class NameIndex {
     this.worker = w;
     w.onmessage = (e: MessageEvent<IndexEvent>) => this.onEvent(e.data);
     w.onerror = (e) => this.opts.log.error(`index worker: ${(e as ErrorEvent).message}`);
-    this.post({ type: 'init', file: this.opts.file, root: this.root, generation: this.generation.buffer as SharedArrayBuffer });
+    this.post({ type: 'init', file: this.opts.file, root: this.root, generation: this.held.generation.buffer as SharedArrayBuffer });
     this.startWatching();
     this.startPeers();
   }
@@ -272,45 +268,10 @@ export class NameIndex {
     // every such caller, kept until the next commit to the index (its change mark, read before the rows).
     const f = beneathBoth(actor, path, realPath);
     if (f.regex || f.paths.length || f.realPaths.length) return read();
-    if (!this.sizesCurrent(db)) return read();
-    const key = f.dotfiles ? `.${p}` : p; // index paths start with "/"
-    let got = this.sizes.get(key);
-    if (got === undefined) {
-      got = read();
-      // A read the bound cut short (no `own`: a slow moment, a busy machine) is not kept: held, it would leave sizes
-      // out until the index next changed; the next listing reads again.
-      if ((got?.children.size ?? 0) <= SIZES_KEPT_CHILDREN && got?.own !== undefined) {
-        if (this.sizes.size >= SIZES_KEPT) this.sizes.delete(this.sizes.keys().next().value!);
-        this.sizes.set(key, got);
-      }
-    }
-    return got;
+    return this.held.get(db, f.dotfiles ? `.${p}` : p, read); // index paths start with "/"
   }
-  /** Folder sizes read since the index last changed (visibleSizes), by index path. */
-  private readonly sizes = new Map<string, VisibleSizes | null>();
-  /** Commits to the index by this process (its worker and this thread), counted by the stores (NameIndexStore.commits). */
-  private readonly generation = new Int32Array(new SharedArrayBuffer(4));
-  private sizesGeneration = -1;
-  private sizesMark: string | null = null;
-  private sizesCheckedAt = -Infinity;
-
-  /**
-   * Whether the held sizes are still current, dropping them when not: any commit by this process shows at once in
-   * the shared generation (read without a system call); a commit by another process (`index rebuild` from the CLI)
-   * shows in the file's change mark, read at most once a second (MARK_TTL_MS). False when neither can be known.
-   */
-  private sizesCurrent(db: NameIndexStore): boolean {
-    const now = Date.now();
-    const generation = Atomics.load(this.generation, 0);
-    if (generation === this.sizesGeneration && now - this.sizesCheckedAt < MARK_TTL_MS) return true;
-    const mark = db.changeMark();
-    if (mark === null) return false;
-    if (generation !== this.sizesGeneration || mark !== this.sizesMark) this.sizes.clear();
-    this.sizesGeneration = generation;
-    this.sizesMark = mark;
-    this.sizesCheckedAt = now;
-    return true;
-  }
+  /** Folder sizes held between changes of the index (held-sizes.ts). */
+  private readonly held = new HeldSizes();
 
   /** True while the worker, the watcher or the reconcile timer exists (the lifecycle test: false after close()). */
   get running(): boolean {
