@@ -6,6 +6,27 @@ import type { Actor } from '../actor';
 import { folderScopeRules } from '../rules/folder-scope';
 
 /**
+ * What an anonymous visitor of a link may reach, decided by SharesService.open and nowhere else: the shared item, through an actor
+ * whose permissions are the link's mode's (share-visitor.ts), with the owner's rules on the owner's real paths. A
+ * folder link is a scope of its own (nothing above the shared folder, not even through a symlink); a file link is
+ * that one file, whatever path or selection is asked. The HTTP layer hands `actor` and `path` to the file services
+ * as they are; the file policy (`authorizePath`) then decides each access against this actor.
+ */
+export interface PublicShare {
+  share: ShareRow;
+  actor: Actor;
+  /** The shared item is a folder. */
+  isDir: boolean;
+  /** The path, for `actor`, that the request reaches: the asked path in a folder link, the file in a file link. */
+  path: string;
+  /** The path the visitor is shown: the asked path in a folder link, "/" in a file link. */
+  shown: string;
+  /** A folder link honours a selection of names (`files=`); a file link is that one file. */
+  selectable: boolean;
+  mode: ShareMode;
+}
+
+/**
  * What a link's visitor may do, by the link's mode, as permissions of the visitor's actor (the file policy then
  * decides each access from them like any other actor's):
  * - `view`: download (and read what a download needs);

@@ -1,38 +1,30 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Share, ShareAccess, ShareMode, PublicUploadRoom } from '../../contract/share';
+import type { Share, ShareAccess, ShareMode } from '../../contract/share';
 import type { Rule } from '../../contract/user';
-import { AppError, exists, forbidden, invalid, notFound, unauthorized } from '../../core/errors';
+import { exists, forbidden, invalid, notFound, unauthorized } from '../../core/errors';
 import type { ShareRow, SharesStore, ShareSettingsRow } from '../../db/shares.store';
 import { NO_SETTINGS } from '../../db/shares.store';
 import type { UsersStore } from '../../db/users.store';
 import { identityOf } from '../../fs/file-identity';
 import { baseName } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
-import { inReach, authorizePath, permitted } from '../policy/file-policy';
+import { inReach, authorizePath } from '../policy/file-policy';
 import { hashPassword, verifyPassword } from '../auth/password-policy';
 import { shareLimits } from '../auth/limits';
 import type { RateLimiter } from '../auth/rate-limiter';
 import type { AuditService } from '../audit/audit.service';
 import { reachOf, type Reach } from './share-reach';
-import { visitorActor } from './share-visitor';
-import { checkChange, expiryOf, MAX_PASSWORD_BYTES, settingsOf, v2Fields } from './share-settings';
+import { visitorActor, type PublicShare } from './share-visitor';
+
+export type { PublicShare } from './share-visitor';
+import { checkChange, MAX_PASSWORD_BYTES, settingsOf, v2Fields } from './share-settings';
 import { maybeSlug } from './share-slugs';
+import { freshHash, randomText, slugSafe } from './share-hashes';
+import { downloadStarting, visitedLink, type VisitorInfo } from './share-visits';
 import type { ShareAccessLog, Visit } from './share-access-log';
 import type { NotificationsService } from './notifications.service';
 
 export { MAX_SHARE_DURATION } from '../../contract/share';
-const randomText = (bytes: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64url');
-/**
- * A share's hash: 12 URL-safe characters (72 random bits) that never start with "-", so that `filedeck shares
- * update <hash>` and other verbs do not take it for an option (one in 64 did).
- */
-function newHash(): string {
-  for (;;) {
-    const h = randomText(9);
-    if (!h.startsWith('-')) return h;
-  }
-}
-
 /** Shares as their owners see them: never the password hash or the token (only hasPassword). */
 export function publicShare(r: ShareRow, username?: string): Share {
   const v2 = v2Fields(r);
@@ -63,34 +55,7 @@ export interface SharesDeps {
   notifications?: NotificationsService;
 }
 
-/**
- * What an anonymous visitor of a link may reach, decided here and nowhere else: the shared item, through an actor
- * whose permissions are the link's mode's (share-visitor.ts), with the owner's rules on the owner's real paths. A
- * folder link is a scope of its own (nothing above the shared folder, not even through a symlink); a file link is
- * that one file, whatever path or selection is asked. The HTTP layer hands `actor` and `path` to the file services
- * as they are; the file policy (`authorizePath`) then decides each access against this actor.
- */
-export interface PublicShare {
-  share: ShareRow;
-  actor: Actor;
-  /** The shared item is a folder. */
-  isDir: boolean;
-  /** The path, for `actor`, that the request reaches: the asked path in a folder link, the file in a file link. */
-  path: string;
-  /** The path the visitor is shown: the asked path in a folder link, "/" in a file link. */
-  shown: string;
-  /** A folder link honours a selection of names (`files=`); a file link is that one file. */
-  selectable: boolean;
-  mode: ShareMode;
-}
 
-/** What a visitor is told of a link besides its listing: its mode, and for file requests what it still accepts. */
-export interface VisitorInfo {
-  mode: ShareMode;
-  /** False for an `upload` link: nothing of what is there is shown (no names, sizes or counts). */
-  lists: boolean;
-  upload?: PublicUploadRoom;
-}
 
 /**
  * Share links: creation, listing, changes, deletion, and the public side. Every public access re-checks that the
@@ -189,7 +154,7 @@ export class SharesService {
     const v2: ShareSettingsRow = { ...NO_SETTINGS, ...c.settings };
     if (v2.mode !== 'view' && !stats.isDirectory()) throw invalid('upload modes are for folder links only');
     if (v2.webhookUrl) v2.webhookSecret = randomText(24);
-    const hash = await this.freshHash();
+    const hash = await freshHash(this.d.store);
     if (v2.slug && (await this.d.store.nameTaken(v2.slug, hash))) throw exists('that slug is taken');
     const row: ShareRow = {
       hash, path, userId: actor.user.id, expire: c.expire ?? 0,
@@ -197,7 +162,7 @@ export class SharesService {
       token: password ? randomText(96) : '',
       target: real, targetId: identityOf(stats), v2,
     };
-    await this.slugSafe(() => this.d.store.insert(row));
+    await slugSafe(() => this.d.store.insert(row));
     await this.d.audit?.record(actor, 'share.create', row.hash, { path, owner: actor.user.username, expire: row.expire, password: !!password, mode: v2.mode, ...(v2.slug ? { slug: v2.slug } : {}) });
     return publicShare(row);
   }
@@ -237,7 +202,7 @@ export class SharesService {
     if (v.webhookUrl && !v.webhookSecret) v.webhookSecret = randomText(24);
     if (!v.webhookUrl) v.webhookSecret = '';
     await this.d.store.update(next);
-    await this.slugSafe(() => this.d.store.updateSettings(row.hash, v));
+    await slugSafe(() => this.d.store.updateSettings(row.hash, v));
     const changed = Object.keys(body).filter((k) => k !== 'password' && k !== 'unit');
     await this.d.audit?.record(actor, 'share.update', row.hash, { path: row.path, changed, ...(c.expire !== undefined ? { expire: next.expire } : {}), ...(c.password !== undefined ? { password: !!c.password } : {}) });
     return publicShare(next);
@@ -246,7 +211,7 @@ export class SharesService {
   /** A new random hash for a link: every old URL (the hash and the slug, which is cleared) stops working. */
   async regenerate(actor: Actor, name: string): Promise<Share> {
     const row = await this.owned(actor, name);
-    const hash = await this.freshHash();
+    const hash = await freshHash(this.d.store);
     if (!(await this.d.store.rehash(row.hash, hash))) throw notFound();
     await this.d.accessLog.rehash(row.hash, hash);
     await this.d.notifications?.rehash(row.hash, hash);
@@ -320,37 +285,6 @@ export class SharesService {
       : { share: pinned, actor, isDir, path: pinned.path, shown: '/', selectable: false, mode };
   }
 
-  /**
-   * A visitor opened the link's page or a listing: counted (`views`, the log) and told what the link is. An
-   * `upload` link shows nothing of what is there: below its root it is a 403.
-   */
-  async visited(ps: PublicShare, visit: Visit): Promise<VisitorInfo> {
-    if (ps.mode === 'upload' && ps.path !== '/') throw forbidden('this link only accepts files');
-    await this.d.store.viewed(ps.share.hash, Math.floor(Date.now() / 1000));
-    await this.d.accessLog.add(ps.share.hash, 'view', ps.shown, visit);
-    if (ps.mode === 'view') return { mode: 'view', lists: true };
-    const v = settingsOf((await this.d.store.byHash(ps.share.hash)) ?? ps.share);
-    const upload: PublicUploadRoom = {
-      maxFileSize: v.maxFileSize,
-      remainingBytes: v.maxTotalSize ? Math.max(0, v.maxTotalSize - v.uploadedBytes) : null,
-      remainingFiles: v.maxFiles ? Math.max(0, v.maxFiles - v.uploads) : null,
-      allowedTypes: v.allowedTypes,
-    };
-    return { mode: ps.mode, lists: ps.mode === 'upload-view', upload };
-  }
-
-  /**
-   * A download through the link is about to start: one that starts at byte 0 and is not an inline view counts
-   * (`downloads`, the log); the count that reaches `maxDownloads` is the last one served (atomic), later ones 404.
-   * A request the visitor may not make (an `upload` link) is left to the file policy's 403, uncounted.
-   */
-  async downloading(ps: PublicShare, range: string | null, inline: boolean, visit: Visit): Promise<void> {
-    if (!permitted(ps.actor, 'download') || inline) return;
-    if (range && !/^bytes=0-/.test(range.trim())) return;
-    if (!(await this.d.store.downloaded(ps.share.hash, Math.floor(Date.now() / 1000)))) throw notFound();
-    await this.d.accessLog.add(ps.share.hash, 'download', ps.shown, visit);
-  }
-
   /** Where a link leads now (share-reach.ts), with its stopping states: disabled and exhausted come first. */
   private async reach(row: ShareRow): Promise<Reach> {
     const v = settingsOf(row);
@@ -359,23 +293,14 @@ export class SharesService {
     return reachOf(this.d, row);
   }
 
-  /** A hash no link has, and no slug equals when case-folded. */
-  private async freshHash(): Promise<string> {
-    for (;;) {
-      const h = newHash();
-      if (!(await this.d.store.byHash(h)) && !(await this.d.store.bySlug(h.toLowerCase()))) return h;
-    }
+  /** A visitor opened the link's page or a listing (share-visits.ts). */
+  visited(ps: PublicShare, visit: Visit): Promise<VisitorInfo> {
+    return visitedLink(this.d.store, this.d.accessLog, ps, visit);
   }
 
-  /** A slug taken by a concurrent change meets the unique index: a 409, not a 500. */
-  private async slugSafe(write: () => Promise<unknown>): Promise<void> {
-    try {
-      await write();
-    } catch (e) {
-      if (e instanceof AppError && e.code !== 'INTERNAL') throw e;
-      if (/unique|duplicate/i.test(String((e as Error)?.message) + String((e as { cause?: Error })?.cause?.message))) throw exists('that slug is taken');
-      throw e;
-    }
+  /** A download through the link is about to start (share-visits.ts): counted, or 404 past its limit. */
+  downloading(ps: PublicShare, range: string | null, inline: boolean, visit: Visit): Promise<void> {
+    return downloadStarting(this.d.store, this.d.accessLog, ps, range, inline, visit);
   }
 
   /** The display name of a share root (the shared item's own name). */
