@@ -7,6 +7,7 @@ import { AppError } from '../../server/core/errors';
 import { formatDuration } from '../../server/core/duration';
 import { VERSION } from '../../server/core/version';
 import { tuneAllocator } from '../allocator';
+import { releaseSoon } from '../../server/core/release-memory';
 import { configFrom, fail, type GlobalOpts } from '../context';
 import { execWarning } from '../../server/services/runner/create-runner';
 import { toolSandboxWarning } from '../../server/services/preview/tool-thumbs';
@@ -63,6 +64,8 @@ export async function serve(opts: GlobalOpts & Record<string, string | undefined
   process.on('uncaughtException', (e) => s.log.error(`uncaught: ${e?.stack ?? String(e)}`));
   process.on('unhandledRejection', (e) => s.log.error(`unhandled rejection: ${(e as Error)?.stack ?? String(e)}`));
   const server = listenHttp(app, { hostname: config.address, port: config.port, tls, log: s.log, baseURL: config.baseURL });
+  // What start-up left behind (module bodies, route compilation, migrations) is collected once it is over (issue 39).
+  releaseSoon(2000);
   const port = server.port ?? config.port;
   const host = config.address.includes(':') ? `[${config.address}]` : config.address;
   const url = `${tls ? 'https' : 'http'}://${host}:${port}${config.baseURL}/`;

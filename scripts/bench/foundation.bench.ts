@@ -1,10 +1,11 @@
 /**
- * Foundation benchmark: cold start of the compiled binary to its first 200, idle RSS, and request rates for
- * login and GET /api/users, each set against a bare Bun.serve baseline measured in the same run.
+ * Foundation benchmark: cold start of the compiled binary to its first 200, the first authenticated listing after a
+ * start, idle RSS (issue 39: after start and one listing, 3 s idle), and request rates for login and GET /api/users,
+ * each set against a bare Bun.serve baseline measured in the same run.
  * Usage: bun scripts/bench/foundation.bench.ts   (builds dist/filedeck first if missing; uses wrk when installed)
  */
 import { spawn, spawnSync } from 'bun';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -81,14 +82,32 @@ try {
   results['cold start to first 200, existing database (median of 7)'] = `${median(warm).toFixed(0)} ms`;
   results['cold start to first 200, first run incl. setup (median of 7)'] = `${median(first).toFixed(0)} ms`;
 
+  // A 20-file folder to list: the idle figure is taken after start and one listing, then 3 s idle (issue 39).
+  mkdirSync(join(dir, 'files', 'docs'), { recursive: true });
+  for (let i = 0; i < 20; i++) writeFileSync(join(dir, 'files', 'docs', `note-${i}.md`), `# note ${i}\n`);
+  const loginBody = JSON.stringify({ username: 'admin', password: PW });
+  // The first authenticated listing after a start (existing database): start, login (bcrypt), list.
+  const firstListing: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const port = await freePort();
+    const t0 = performance.now();
+    const q = startBinary(dir, port);
+    await waitFor200(`http://127.0.0.1:${port}/health`, t0);
+    const tok = await (await fetch(`http://127.0.0.1:${port}/api/login`, { method: 'POST', body: loginBody })).text();
+    await (await fetch(`http://127.0.0.1:${port}/api/resources/docs/`, { headers: { 'X-Auth': tok } })).arrayBuffer();
+    firstListing.push(performance.now() - t0);
+    q.kill();
+    await q.exited;
+  }
+  results['start to first authenticated listing (login + list, median of 5)'] = `${median(firstListing).toFixed(0)} ms`;
   const port = await freePort();
   const p = startBinary(dir, port);
   const base = `http://127.0.0.1:${port}`;
   await waitFor200(`${base}/health`, performance.now());
-  await Bun.sleep(2000);
-  results['idle RSS after start'] = `${rssMB(p.pid).toFixed(1)} MB`;
-  const loginBody = JSON.stringify({ username: 'admin', password: PW });
   const token = await (await fetch(`${base}/api/login`, { method: 'POST', body: loginBody })).text();
+  await (await fetch(`${base}/api/resources/docs/`, { headers: { 'X-Auth': token } })).arrayBuffer();
+  await Bun.sleep(3000);
+  results['idle RSS after start and one listing, 3 s idle'] = `${rssMB(p.pid).toFixed(1)} MB`;
 
   // Baseline: the same machine's bare Bun.serve answering a small JSON body.
   const bport = await freePort();

@@ -1,8 +1,11 @@
 import type { Resource } from '../contract/resource';
 import type { FolderListing, Page } from '../services/files/folder-listing';
+import { releaseSoon } from '../core/release-memory';
 
 /** Up to this many items a listing is built as one string (as cheap as it gets for the common small folder). */
 const SMALL = 64;
+/** From this many items on, a listing's garbage is collected soon after it ends (core/release-memory.ts). */
+const RELEASE_AFTER = 10_000;
 const utf8 = new TextEncoder();
 const HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache, no-store, must-revalidate' };
 
@@ -47,9 +50,11 @@ export async function listingResponse(res: Resource, listing: FolderListing, pag
       state = 'done';
       c.enqueue(utf8.encode(tail()));
       c.close();
+      if (shown >= RELEASE_AFTER) releaseSoon();
     },
     async cancel() {
       await batches.return(undefined);
+      if (shown >= RELEASE_AFTER) releaseSoon();
     },
   });
   return new Response(body, { headers: HEADERS });
