@@ -96,6 +96,20 @@ describe('share prompt', () => {
     expect(request).toMatchObject({ mode: 'upload', slug: 'inbox-drop', upload: { maxFiles: 3, maxFileSize: 1024 * 1024, allowedTypes: ['.txt', 'image/*'] } });
     expect(await page.getAttribute(`${row(request.hash)} a`, 'href')).toBe(`${base}/share/inbox-drop`);
 
+    // a webhook added later: saved in place, its signing secret shown when the form opens again
+    await page.click(`${row(request.hash)} [data-testid=share-edit]`);
+    await page.fill('[data-testid=share-webhookUrl]', 'https://hooks.example.com/filedeck');
+    await page.click('[data-testid=prompt-confirm]');
+    await page.waitForSelector('[data-testid=prompt-share]');
+    await page.click(`${row(request.hash)} [data-testid=share-edit]`);
+    const secret = (await linksOf('/Inbox')).find((l) => l.hash === request.hash)!.webhookSecret;
+    expect(secret?.length).toBeGreaterThan(10);
+    expect(await page.textContent('[data-testid=share-webhook-secret] code')).toBe(secret);
+    await page.locator('[data-testid=share-webhook-secret]').scrollIntoViewIfNeeded();
+    await shot(page, 'shares-owner-webhook-1280-light');
+    await page.click('[data-testid=prompt-cancel]');
+    await page.waitForSelector('[data-testid=prompt-share]');
+
     // the first link asks for the same slug: the server's answer is shown beside the fields, nothing changes
     await page.click(`${row(first!.hash)} [data-testid=share-edit]`);
     await page.fill('[data-testid=share-slug]', 'inbox-drop');
