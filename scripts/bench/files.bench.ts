@@ -1,6 +1,7 @@
 /**
  * Files API benchmark, each figure set against a baseline measured in the same run:
- *   listing a 10,000-file folder (vs nginx autoindex JSON), download of a 1 GiB file (vs nginx), upload of a
+ *   listing a 10,000-file folder (vs nginx autoindex JSON), the CPU per request of a 20-file folder of mixed types
+ *   (scripts/bench/mixed-folder.ts; folder cache on, and off on a second server; vs nginx), download of a 1 GiB file (vs nginx), upload of a
  *   1 GiB file (vs cp; with server peak RSS), zip of a 1,000-file folder (vs tar; peak RSS), search of a
  *   100,000-file tree (vs find).
  * Usage: bun scripts/bench/files.bench.ts [--size-mb 1024]   (installs nginx with apt-get when missing and
@@ -10,6 +11,7 @@ import { spawn, spawnSync } from 'bun';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { makeMixedFolder } from './mixed-folder';
 
 const ROOT = resolve(import.meta.dir, '../..');
 const BIN = process.env.FILEDECK_BIN ?? join(ROOT, 'dist/filedeck');
@@ -63,6 +65,7 @@ try {
     mkdirSync(dir, { recursive: true });
     for (let f = 0; f < 100; f++) writeFileSync(join(dir, `n${f}.dat`), '');
   }
+  makeMixedFolder(join(data, 'mixed'));
   const big = join(work, 'big.bin');
   sh(['dd', 'if=/dev/urandom', `of=${big}`, 'bs=1M', `count=${SIZE_MB}`]);
   sh(['cp', big, join(data, 'big.bin')]);
@@ -134,6 +137,48 @@ http { access_log off; sendfile on; tcp_nopush on; client_body_temp_path ${work}
     note('listing 10,000 files (median of 15)', `${list.toFixed(1)} ms (nginx autoindex JSON ${nl.toFixed(1)} ms, ratio ${(list / nl).toFixed(2)}x)`);
   } else note('listing 10,000 files (median of 15)', `${list.toFixed(1)} ms`);
   note('  the same, compressed for a browser (br)', `${listZ.toFixed(1)} ms`);
+
+  // 1b. A small folder of mixed types (issue 39), CPU per request (all threads, from /proc) with 8 requests in flight
+  // for 3 s, three rounds alternating ours (folder cache on), a second server with folderCache false whose root is that
+  // folder (its own database: it indexes 20 files, not this tree), and nginx; the median of each round's ratio.
+  if (nginx) {
+    const cpuMs = (pid: number) => {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+    };
+    const cpuPerRequest = async (url: string, headers: Record<string, string>, pid: number) => {
+      const c0 = cpuMs(pid);
+      let n = 0;
+      const end = performance.now() + 3000;
+      await Promise.all(Array.from({ length: 8 }, async () => {
+        while (performance.now() < end) {
+          await (await fetch(url, { headers })).arrayBuffer();
+          n++;
+        }
+      }));
+      return ((cpuMs(pid) - c0) * 1000) / n;
+    };
+    const oport = await freePort();
+    mkdirSync(join(work, 'off'));
+    const off = spawn([BIN, 'serve', '-p', String(oport), '-d', join(work, 'off', 'db.sqlite'), '-r', join(data, 'mixed'), '--password', PW, '--log', '', '--folderCache', 'false'], { stdout: 'ignore', stderr: 'ignore' });
+    procs.push(off);
+    for (let i = 0; i < 500 && !(await fetch(`http://127.0.0.1:${oport}/health`).then((r) => r.ok, () => false)); i++) await Bun.sleep(10);
+    const offToken = await (await fetch(`http://127.0.0.1:${oport}/api/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: PW }) })).text();
+    const nginxWorker = Number(sh(['pgrep', '-P', readFileSync(join(work, 'nginx.pid'), 'utf8').trim()]).stdout.toString().trim().split('\n')[0]);
+    const plain = { 'Accept-Encoding': 'identity' };
+    const ours = () => cpuPerRequest(`${base}/api/resources/mixed/`, { ...auth, ...plain }, server.pid);
+    const theirs = () => cpuPerRequest(`http://127.0.0.1:${nport}/mixed/`, plain, nginxWorker);
+    const ourOff = () => cpuPerRequest(`http://127.0.0.1:${oport}/api/resources/`, { 'X-Auth': offToken, ...plain }, off.pid);
+    await ours(); // warm-up: the JIT compiles the request path
+    await ourOff();
+    const rounds: { on: number; off: number; nginx: number }[] = [];
+    for (let i = 0; i < 3; i++) rounds.push({ on: await ours(), nginx: await theirs(), off: await ourOff() });
+    const mid = (f: (r: (typeof rounds)[number]) => number) => median(rounds.map(f));
+    note('20 files of mixed types, CPU per request (3 rounds)', `${mid((r) => r.on).toFixed(0)} µs (nginx ${mid((r) => r.nginx).toFixed(0)} µs, ratio ${mid((r) => r.on / r.nginx).toFixed(2)}x)`);
+    note('  the same with folderCache false', `${mid((r) => r.off).toFixed(0)} µs (ratio ${mid((r) => r.off / r.nginx).toFixed(2)}x)`);
+    off.kill();
+    await off.exited;
+  }
 
   // 2. Download of the big file, with curl as the client for both.
   const curlSpeed = (url: string, extra: string[] = []) => Number(sh(['curl', '-s', '-o', '/dev/null', '-w', '%{speed_download}', ...extra, url]).stdout.toString()) / 1e6;
