@@ -58,6 +58,8 @@ beforeAll(async () => {
   writeFileSync(join(root, 'Docs', 'clip.vtt'), 'WEBVTT\n\n00:00.000 --> 00:01.000\nHello there\n');
   const ff = Bun.spawnSync(['ffmpeg', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=1', '-c:v', 'libvpx', '-b:v', '100k', join(root, 'Docs', 'clip.webm')]);
   expect(ff.exitCode).toBe(0);
+  const tone = Bun.spawnSync(['ffmpeg', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=1', '-c:a', 'libvorbis', join(root, 'Docs', 'tone.ogg')]);
+  expect(tone.exitCode).toBe(0);
   writeFileSync(join(root, 'guide.pdf'), tinyPdf('A file link'));
   server = await startServer(['-d', join(dir, 'filedeck.db'), '-r', root, '--password', ADMIN_PW, '--log', ''], { cwd: dir });
   const res = await fetch(`${server.url}/api/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: ADMIN_PW }) });
@@ -158,7 +160,7 @@ describe('the visitor share page', () => {
     await context.close();
   }, 60_000);
 
-  test('inline viewers: a PDF in the browser viewer, Markdown rendered, a video with its subtitles', async () => {
+  test('inline viewers: a PDF in the browser viewer, Markdown rendered, a video with its subtitles, audio', async () => {
     const { hash } = await share('/Docs');
     const { context, page } = await newPage(browser);
     await page.goto(`${server.url}/share/${hash}`);
@@ -199,6 +201,13 @@ describe('the visitor share page', () => {
     expect(track).toBe(`${server.url}/api/public/subtitle/${hash}/clip.vtt`);
     expect((await (await fetch(track!)).text()).startsWith('WEBVTT')).toBe(true);
     await page.waitForFunction(() => (document.querySelector('[data-testid=share-video]') as HTMLVideoElement | null)?.readyState! >= 1, undefined, { timeout: 10_000 });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=share-viewer-dialog]', { state: 'detached' });
+
+    await page.click('[data-name="tone.ogg"] [data-testid=share-item-preview]');
+    await page.waitForSelector('[data-testid=share-audio]');
+    expect(await page.getAttribute('[data-testid=share-audio]', 'src')).toBe(`${server.url}/api/public/dl/${hash}/tone.ogg?inline=true`);
+    await page.waitForFunction(() => (document.querySelector('[data-testid=share-audio]') as HTMLAudioElement | null)?.readyState! >= 1, undefined, { timeout: 10_000 });
     await page.keyboard.press('Escape');
     await context.close();
   }, 60_000);
