@@ -2,7 +2,9 @@
  * UI benchmark in headless Chromium: time from navigation to the first 50 items of a 10,000-item folder painted,
  * the gzip size of the JavaScript the listing page loads, and for a 100,000-item folder (virtualised listing,
  * issue 15): first items painted, the whole folder parsed, the longest main-thread task while it loads, and
- * select-all (Ctrl+A until the selection bar shows 100,000).
+ * select-all (Ctrl+A until the selection bar shows 100,000); and (issue 39 item 4) when the count first says
+ * 100,000 and, with End pressed 200 ms after the first items, when the last item is on screen (in runs of their own,
+ * so that the range End asks for does not weigh on the other figures).
  * Times are taken in the page: a script added before the app's own records the first animation frame in which the
  * items are in the DOM, and this side reads it by plain evaluations. Playwright's own waiting (waitForFunction)
  * would first load its ~300 KB helper script into the page, on the page's main thread, in the middle of the measured
@@ -33,23 +35,29 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /**
  * Added to every page before its own scripts: once per animation frame, `window.benchMarks.first` becomes the time
- * (since navigation start) of the first frame with at least `want` items in the DOM, and `complete` that of the first
- * frame whose item count says `total` with nothing left loading (when `total` is given).
+ * (since navigation start) of the first frame with at least `want` items in the DOM, `complete` that of the first
+ * frame whose item count says `total` with nothing left loading, and `count` that of the first frame whose count
+ * says `total` at all (when `total` is given); `last` that of the first frame with the item named `last` in the DOM,
+ * and `end` the time End was pressed (when `last` is given).
  */
-function pageMarks({ want, total }: { want: number; total: number }): void {
-  const marks: { first: number; complete: number } = { first: 0, complete: 0 };
+function pageMarks({ want, total, last }: { want: number; total: number; last?: string }): void {
+  const marks: { first: number; complete: number; count: number; last: number; end: number } = { first: 0, complete: 0, count: 0, last: 0, end: 0 };
   (window as unknown as { benchMarks: typeof marks }).benchMarks = marks;
+  if (last) addEventListener('keydown', (e: KeyboardEvent) => e.key === 'End' && !marks.end && (marks.end = performance.now()), { capture: true });
   const frame = () => {
     const now = performance.now();
     if (!marks.first && document.querySelectorAll('[data-testid=item]').length >= want) marks.first = now;
-    if (total && !marks.complete && document.querySelector('[data-testid=item-count]')?.getAttribute('data-count') === String(total) && !document.querySelector('.listing-toolbar__loading')) marks.complete = now;
-    if (!marks.first || (total && !marks.complete)) requestAnimationFrame(frame);
+    const counted = document.querySelector('[data-testid=item-count]')?.getAttribute('data-count') === String(total);
+    if (total && !marks.count && counted) marks.count = now;
+    if (total && !marks.complete && counted && !document.querySelector('.listing-toolbar__loading')) marks.complete = now;
+    if (last && !marks.last && document.querySelector(`[data-testid=item][data-name="${last}"]`)) marks.last = now;
+    if (!marks.first || (total && !marks.complete) || (last && !marks.last)) requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
 }
 
 /** Reads a mark set by pageMarks, asking every 20 ms, until it is set. */
-async function pageMark(page: import('playwright-core').Page, key: 'first' | 'complete', timeoutMs: number): Promise<number> {
+async function pageMark(page: import('playwright-core').Page, key: 'first' | 'complete' | 'count' | 'last' | 'end', timeoutMs: number): Promise<number> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const t = await page.evaluate((k) => (window as unknown as { benchMarks?: Record<string, number> }).benchMarks?.[k] ?? 0, key);
@@ -123,7 +131,7 @@ try {
     }
     await context.close();
   }
-  const huge = { first: [] as number[], complete: [] as number[], longest: [] as number[], selectAll: [] as number[] };
+  const huge = { first: [] as number[], complete: [] as number[], longest: [] as number[], selectAll: [] as number[], count: [] as number[], last: [] as number[], afterEnd: [] as number[], complete2: [] as number[] };
   for (let run = 0; run < 3; run++) {
     // Long main-thread tasks from the start of the page: the longest one is how long the page froze.
     const context = await signedInContext(browser, base, await login(), { longTasks: true });
@@ -151,6 +159,24 @@ try {
       { polling: 'raf', timeout: 30_000 },
     );
     huge.selectAll.push((await took.jsonValue()) as number);
+    huge.count.push(await pageMark(page, 'count', 1_000));
+    await context.close();
+  }
+  // End 200 ms after the first items (the window has the focus, as after a click on the page): until the last item
+  // is in the DOM, from navigation and from the press, and whether the folder was still arriving then.
+  for (let run = 0; run < 3; run++) {
+    const context = await signedInContext(browser, base, await login());
+    await context.addInitScript(pageMarks, { want: 1, total: HUGE, last: `file-${String(HUGE - 1).padStart(6, '0')}.txt` });
+    const page = await context.newPage();
+    await page.goto(`${base}/files/huge/`, { waitUntil: 'commit' });
+    await pageMark(page, 'first', 60_000);
+    await Bun.sleep(200);
+    await page.keyboard.press('End');
+    const last = await pageMark(page, 'last', 60_000);
+    const end = await pageMark(page, 'end', 1_000);
+    huge.last.push(last);
+    huge.afterEnd.push(last - end);
+    huge.complete2.push(await pageMark(page, 'complete', 120_000));
     await context.close();
   }
   await browser.close();
@@ -162,6 +188,9 @@ try {
   console.log(`  100,000 items: whole folder parsed and counted (median of 3)     ${median(huge.complete).toFixed(0)} ms ${runs(huge.complete)}`);
   console.log(`  100,000 items: longest main-thread task from navigation          ${median(huge.longest).toFixed(0)} ms ${runs(huge.longest)}`);
   console.log(`  100,000 items: select-all to the count on screen (median of 3)   ${median(huge.selectAll).toFixed(0)} ms ${runs(huge.selectAll)}`);
+  console.log(`  100,000 items: navigation to the count saying 100,000 (median 3) ${median(huge.count).toFixed(0)} ms ${runs(huge.count)}`);
+  console.log(`  100,000 items: End 200 ms after first items: last item shown     ${median(huge.last).toFixed(0)} ms ${runs(huge.last)}`);
+  console.log(`                 (from the press: ${median(huge.afterEnd).toFixed(0)} ms ${runs(huge.afterEnd)}; whole folder parsed in those runs: ${median(huge.complete2).toFixed(0)} ms ${runs(huge.complete2)})`);
 } finally {
   // Its exit awaited first: a server still shutting down writes into the folder, and the removal would leave it behind.
   server.kill();

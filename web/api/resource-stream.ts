@@ -7,6 +7,8 @@ import { timeSlices, yieldToBrowser } from './yield-to-browser';
 
 /** A partial folder is passed on at most this often (each time the listing re-derives its rows). */
 const PROGRESS_MS = 200;
+/** From this many items on, a folder's last range is asked for with its stream (a smaller one streams in soon). */
+const PREFETCH_LAST = 10_000;
 /** Text parsed at most in one go (characters): some 500 items of a listing. */
 const PIECE = 64 * 1024;
 
@@ -61,6 +63,9 @@ export async function fetchResourceStreamed(path: string, signal: AbortSignal, o
   opts.onSlots?.(places);
   publish();
   await afterPaint();
+  // The end of a very big folder is where a far jump lands most (End, the scrollbar's bottom): asked for at once, it
+  // is there by the time the user gets to it, for one more scan of the folder by the server.
+  if (page.total >= PREFETCH_LAST) places.want(page.total - 1, page.total);
   const onStreamed = (partial: WebResource) => {
     prefix = partial.items ?? prefix;
     publish();
