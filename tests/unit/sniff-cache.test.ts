@@ -89,6 +89,22 @@ describe('sniff cache', () => {
     expect(cache.size).toBe(3);
   });
 
+  test('an entry in use survives any number of other files passing through', () => {
+    const cache = new SniffCache(8);
+    const id = (ino: number): FileIdentity => ({ dev: 3, ino, size: 1, mtimeMs: 1, ctimeMs: 1 });
+    cache.set(id(1), 'heif');
+    for (let i = 2; i < 500; i++) {
+      cache.set(id(i), 'text');
+      expect(cache.get(id(1))).toBe('heif');
+    }
+    expect(cache.size).toBe(8);
+    // Large device or inode numbers are keys too (as text).
+    const far: FileIdentity = { dev: 2 ** 40, ino: 2 ** 50, size: 1, mtimeMs: 1, ctimeMs: 1 };
+    cache.set(far, 'binary');
+    expect(cache.get(far)).toBe('binary');
+    expect(cache.get({ ...far, ino: 2 ** 50 + 2 })).toBeUndefined();
+  });
+
   test('stats without an identity (inode 0: not known) are never looked up nor remembered', () => {
     const cache = new SniffCache(3);
     cache.set({ dev: 0, ino: 0, size: 1, mtimeMs: 1, ctimeMs: 1 }, 'text');
