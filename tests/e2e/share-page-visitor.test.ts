@@ -53,7 +53,7 @@ beforeAll(async () => {
   writeFileSync(join(root, 'Photos', 'c-lake.png'), await png(30, 90, 200));
   writeFileSync(join(root, 'Docs', 'guide.pdf'), tinyPdf('Shared guide'));
   writeFileSync(join(root, 'Docs', 'notes.md'), '# Trip notes\n\n- bring a **map**\n- water\n\n![the route](route.png)\n\n[Packing list](packing.md)\n');
-  writeFileSync(join(root, 'Docs', 'packing.md'), '# Packing list\n\nBoots.\n');
+  writeFileSync(join(root, 'Docs', 'packing.md'), '# Packing list\n\nBoots.\n\n[Back to the notes](notes.md)\n');
   writeFileSync(join(root, 'Docs', 'route.png'), await png(90, 90, 90, 80, 60));
   writeFileSync(join(root, 'Docs', 'clip.vtt'), 'WEBVTT\n\n00:00.000 --> 00:01.000\nHello there\n');
   const ff = Bun.spawnSync(['ffmpeg', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=1', '-c:v', 'libvpx', '-b:v', '100k', join(root, 'Docs', 'clip.webm')]);
@@ -192,6 +192,10 @@ describe('the visitor share page', () => {
     await page.waitForURL(`${server.url}/share/${hash}/packing.md`);
     await page.waitForSelector('[data-testid=share-viewer] [data-testid=markdown] h1');
     expect(await page.textContent('[data-testid=share-viewer] [data-testid=markdown] h1')).toBe('Packing list');
+    await page.click('[data-testid=share-viewer] [data-testid=markdown] a'); // from one shared file to another
+    await page.waitForURL(`${server.url}/share/${hash}/notes.md`);
+    await page.waitForFunction(() => document.querySelector('[data-testid=share-viewer] [data-testid=markdown] h1')?.textContent === 'Trip notes');
+    await page.goBack();
     await page.goBack();
     await page.waitForSelector('[data-testid=share-items]');
 

@@ -49,6 +49,8 @@ function TextView({ url, name, size, path, targets }: TextProps) {
   const [text, setText] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
+    setText(null);
+    setFailed(false);
     if (size > TEXT_VIEW_LIMIT) return;
     let live = true;
     url().then((s) => live && setText(s), () => live && setFailed(true));
@@ -88,7 +90,8 @@ interface Props {
 export function ShareFileView({ hash, path, item, token, subtitles = [] }: Props) {
   const { t } = useTranslation();
   const inline = publicDownloadUrl(hash, path, { token, inline: true });
-  const [loadText] = useState(() => () => fetchPublicText(hash, path, token));
+  // A new address (a Markdown link to another shared file) loads that file's text.
+  const loadText = useMemo(() => () => fetchPublicText(hash, path, token), [hash, path, token]);
   const targets = useMemo(() => shareTargets(hash, token), [hash, token]);
   let body;
   if (item.type === 'pdf') body = <iframe className="share-viewer__pdf" src={inline} title={item.name} data-testid="share-pdf" />;
