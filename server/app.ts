@@ -166,7 +166,7 @@ export async function createServices(
   // What a deleted user leaves goes with them (services/users/user-removal.ts).
   users.belongings = { endJobs: (id, why) => jobs.endOwner(id, why), dropUploads: (id) => tus.dropUser(id), removeTrash: (id) => trash.purge.removeOwner(id), handTrash: (from, to) => trash.purge.handOver(from, to) };
   // Every task besides answering requests (sweeps, index, purges, job recovery, audit retention): `serve` starts it.
-  const background = new Background({ config, log, tus, index, purge: trash.purge, jobs, audit, quota, versions: versionUpkeep, davLocks: () => davLocks, webhooks });
+  const background = new Background({ config, log, tus, index, purge: trash.purge, jobs, audit, quota, versions: versionUpkeep, davLocks: () => davLocks, webhooks, shareLog: accessLog });
   const health = new HealthService(new HealthStore(db));
   const metrics = new MetricsRegistry();
   observeBackground({ health, metrics, index, jobs });

@@ -149,3 +149,15 @@ test('a file request cannot fill the disk past the owner\'s quota (507), and not
   expect(existsSync(join(t.root, 'bob/inbox/big.bin'))).toBe(false);
   expect(readdirSync(join(t.root, 'bob/inbox')).filter((n) => n.startsWith('.filedeck-'))).toEqual([]);
 }, 30_000);
+
+test('refusals by the link\'s limits are lines of its log; deleting the link deletes its log', async () => {
+  t = await makeTestApp();
+  const v = await setup(t);
+  expect((await t.req('POST', `/api/public/upload/${v.small}/a.pdf`, { raw: 'x' })).status).toBe(415);
+  expect((await t.req('POST', `/api/public/upload/${v.small}/b.txt`, { raw: '0123456789AB' })).status).toBe(413);
+  expect((await t.req('POST', `/api/public/upload/${v.small}/c.txt`, { raw: 'ok' })).status).toBe(201);
+  const log = (await (await t.req('GET', `/api/share/${v.small}/log`, { token: v.bob })).json()) as { kind: string; path: string }[];
+  expect(log.map((l) => [l.kind, l.path])).toEqual([['upload', '/c.txt'], ['refused', '/b.txt'], ['refused', '/a.pdf']]);
+  expect((await t.req('DELETE', `/api/share/${v.small}`, { token: v.bob })).status).toBe(200);
+  expect(Number((await t.s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM share_access WHERE hash = ?', v.small))!.n)).toBe(0);
+}, 30_000);

@@ -21,7 +21,7 @@ describe('background lifecycle', () => {
     const before = openFdsUnder(t.dir);
     await t.s.background.start();
     await t.s.index.settled();
-    expect(t.s.background.activity()).toEqual({ timers: 5, tempSweep: true, trashPurge: true, index: true }); // uploads, audit, quota reconcile, versions upkeep, WebDAV lock sweep
+    expect(t.s.background.activity()).toEqual({ timers: 6, tempSweep: true, trashPurge: true, index: true }); // uploads, audit, quota reconcile, versions upkeep, WebDAV lock sweep, share log sweep
     expect(t.s.index.status().state).toBe('ready');
     expect(openFdsUnder(t.dir)).toBeGreaterThan(before); // the index database and its watch are open
     await t.s.background.stop();

@@ -25,6 +25,8 @@ export interface BackgroundDeps {
   davLocks?: () => { sweep(): Promise<number> };
   /** Share webhooks: their delivery timers and requests end with the server (services/shares/share-webhooks.ts). */
   webhooks?: { stop(): Promise<void> };
+  /** Access-log lines of links that are gone (deleted with their item or owner), swept hourly. */
+  shareLog?: { sweep(): Promise<number> };
 }
 
 /** What is running, for the lifecycle test: each must be zero (false) after stop(). */
@@ -83,6 +85,8 @@ export class Background {
       reconcile();
       this.every(300_000, reconcile);
     }
+    const shareLog = this.d.shareLog;
+    if (shareLog) this.every(3_600_000, () => void shareLog.sweep().catch((e) => log.warn(`share log sweep: ${(e as Error).message}`)));
     const davLocks = this.d.davLocks;
     if (davLocks) this.every(60_000, () => void davLocks().sweep().catch((e) => log.warn(`webdav lock sweep: ${(e as Error).message}`)));
   }

@@ -77,6 +77,11 @@ export class ShareAccessLog {
     return this.store.list(hash, Math.min(Math.max(1, limit), MAX_LOG_PAGE), before);
   }
 
+  /** Drops the lines of links that no longer exist (Background, hourly). */
+  sweep(): Promise<number> {
+    return this.store.sweep();
+  }
+
   rehash(from: string, to: string): Promise<void> {
     return this.store.rehash(from, to);
   }

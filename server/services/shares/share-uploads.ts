@@ -27,6 +27,8 @@ export interface ShareUploadsDeps {
 }
 
 const tooLarge = (what: string) => new AppError('TOO_LARGE', what);
+/** Refusals worth a line in the link's log: its limits, its mode, the owner's quota or disk. */
+const REFUSALS = new Set(['TOO_LARGE', 'UNSUPPORTED_MEDIA', 'FORBIDDEN', 'QUOTA', 'NO_SPACE']);
 const MAX_CANDIDATES = 1000;
 
 /** Whether a name is of a type the link accepts: an extension (".pdf") or a MIME pattern ("image/*"), case-folded. */
@@ -62,7 +64,21 @@ export class ShareUploads {
   constructor(private readonly d: ShareUploadsDeps) {}
 
   /** POST /api/public/upload/<hash>/<path>: stores the body; returns the share-relative path it landed at. */
-  async upload(ps: PublicShare, path: string, declared: number | null, body: AsyncIterable<Uint8Array> | null, visit: Visit): Promise<string> {
+  upload(ps: PublicShare, path: string, declared: number | null, body: AsyncIterable<Uint8Array> | null, visit: Visit): Promise<string> {
+    return this.logRefusal(ps, path, visit, () => this.store(ps, path, declared, body, visit));
+  }
+
+  /** A refusal by the link's limits, mode or the owner's quota is a `refused` line of the link's log (floods are not). */
+  private async logRefusal<T>(ps: PublicShare, path: string, visit: Visit, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (e) {
+      if (e instanceof AppError && REFUSALS.has(e.code)) await this.d.log.add(ps.share.hash, 'refused', path, visit).catch(() => {});
+      throw e;
+    }
+  }
+
+  private async store(ps: PublicShare, path: string, declared: number | null, body: AsyncIterable<Uint8Array> | null, visit: Visit): Promise<string> {
     const v = await this.admitStart(ps, path, declared, visit);
     const hash = ps.share.hash;
     let taken = 0;
@@ -94,7 +110,11 @@ export class ShareUploads {
   }
 
   /** tus POST under /api/public/tus/<hash>/<path>: registers the upload at a clash-free name, returned. */
-  async tusCreate(ps: PublicShare, path: string, lengthHeader: string | null, visit: Visit): Promise<string> {
+  tusCreate(ps: PublicShare, path: string, lengthHeader: string | null, visit: Visit): Promise<string> {
+    return this.logRefusal(ps, path, visit, () => this.register(ps, path, lengthHeader, visit));
+  }
+
+  private async register(ps: PublicShare, path: string, lengthHeader: string | null, visit: Visit): Promise<string> {
     const declared = lengthHeader !== null && /^\d{1,16}$/.test(lengthHeader.trim()) ? Number(lengthHeader.trim()) : null;
     await this.admitStart(ps, path, declared, visit);
     let at = await this.firstFree(ps, path);
@@ -112,7 +132,7 @@ export class ShareUploads {
 
   /** tus PATCH: the bytes; on the last one the file is taken from the link's limits and lands. */
   tusAppend(ps: PublicShare, path: string, offset: string | null, type: string | null, body: AsyncIterable<Uint8Array> | null, visit: Visit): Promise<number> {
-    return this.d.tus.append(ps.actor, path, offset, type, body, this.gate(ps, visit));
+    return this.logRefusal(ps, path, visit, () => this.d.tus.append(ps.actor, path, offset, type, body, this.gate(ps, visit)));
   }
 
   private gate(ps: PublicShare, visit: Visit): UploadGate {
