@@ -199,4 +199,30 @@ describe('file requests on the share page', () => {
     expect((await fetch(`${server.url}/api/public/upload/${hash}/sneaky.txt`, { method: 'POST', body: 'x' })).status).toBe(401);
     await context.close();
   }, 60_000);
+
+  test('a chunk lost on the way is resumed from the offset the server reports, not started again', async () => {
+    const { hash } = await share('/Tiny', { mode: 'upload' });
+    const { context, page } = await newPage(browser);
+    const seen: string[] = [];
+    let dropped = false;
+    await page.route('**/api/public/tus/**', async (route) => {
+      const method = route.request().method();
+      seen.push(method);
+      // The second chunk never arrives: the connection is cut as if the network went away.
+      if (method === 'PATCH' && seen.filter((m) => m === 'PATCH').length === 2 && !dropped) {
+        dropped = true;
+        return route.abort('connectionreset');
+      }
+      return route.continue();
+    });
+    await page.goto(`${server.url}/share/${hash}`);
+    await page.waitForSelector('[data-testid=share-drop]');
+    await dropFiles(page, [{ name: 'resumed.bin', size: 25 * MiB }]);
+    await waitStatus(page, 'resumed.bin', 'done');
+    expect(dropped).toBe(true);
+    expect(seen.filter((m) => m === 'POST')).toHaveLength(1); // one upload, resumed
+    expect(seen).toContain('HEAD');
+    expect(statSync(join(root, 'Tiny', 'resumed.bin')).size).toBe(25 * MiB);
+    await context.close();
+  }, 60_000);
 });

@@ -14,7 +14,15 @@ const RELOAD_MS = 800;
  * accepts, and this visit's uploads. An upload-and-view link's listing is reloaded as files arrive.
  */
 export function ShareUploads({ hash, path, res }: { hash: string; path: string; res: PublicResource }) {
-  const { room, stored } = useSnapshot(shareUpload);
+  const { room, stored, items } = useSnapshot(shareUpload);
+  const busy = items.some((i) => i.status === 'queued' || i.status === 'uploading');
+  // Leaving or reloading the page would stop the uploads: the browser asks first.
+  useEffect(() => {
+    if (!busy) return;
+    const onLeave = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', onLeave);
+    return () => window.removeEventListener('beforeunload', onLeave);
+  }, [busy]);
   const seen = useRef(stored);
   useEffect(() => {
     startShareUploads(hash, res.token, res.upload ?? null);
