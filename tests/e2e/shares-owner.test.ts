@@ -104,7 +104,7 @@ describe('share prompt', () => {
     await page.click(`${row(request.hash)} [data-testid=share-edit]`);
     const secret = (await linksOf('/Inbox')).find((l) => l.hash === request.hash)!.webhookSecret;
     expect(secret?.length).toBeGreaterThan(10);
-    expect(await page.textContent('[data-testid=share-webhook-secret] code')).toBe(secret);
+    expect(await page.textContent('[data-testid=share-webhook-secret] code')).toBe(secret!);
     await page.locator('[data-testid=share-webhook-secret]').scrollIntoViewIfNeeded();
     await shot(page, 'shares-owner-webhook-1280-light');
     await page.click('[data-testid=prompt-cancel]');
@@ -117,6 +117,15 @@ describe('share prompt', () => {
     await page.waitForSelector('[data-testid=share-refusal]');
     await shot(page, 'shares-owner-edit-refused-1280-light');
     expect((await linksOf('/Inbox')).find((l) => l.hash === first!.hash)!.slug).toBe('');
+    await page.click('[data-testid=prompt-cancel]');
+    await page.waitForSelector('[data-testid=prompt-share]');
+    // a new link asking for it: refused in the create form too, no link made
+    await page.click('[data-testid=share-new]');
+    await page.click('[data-testid=share-more] summary');
+    await page.fill('[data-testid=share-slug]', 'inbox-drop');
+    await page.click('[data-testid=prompt-confirm]');
+    await page.waitForSelector('[data-testid=prompt-share-create] [data-testid=share-refusal]');
+    expect(await linksOf('/Inbox')).toHaveLength(2);
     await page.click('[data-testid=prompt-cancel]');
     await page.waitForSelector('[data-testid=prompt-share]');
     await page.keyboard.press('Escape');

@@ -1,5 +1,6 @@
 import type { Share, ShareChange } from '../../server/contract/share';
-import { regenerateShare, updateShare } from '../api/shares';
+import { createShare, regenerateShare, updateShare, type NewShare } from '../api/shares';
+import { isApiError } from '../api/client';
 import { showError, showSuccess } from '../state/notices.state';
 
 /**
@@ -10,6 +11,21 @@ export async function saveLink(hash: string, change: ShareChange): Promise<Share
   const share = await updateShare(hash, change);
   showSuccess('shareEdit.saved');
   return share;
+}
+
+/**
+ * Creates a link; on a refusal returns the server's reason (a taken slug, an upload mode on a file) for the form to
+ * show beside its fields instead of a passing notice. null when created.
+ */
+export async function createLinkOrReason(path: string, opts: NewShare): Promise<string | null> {
+  try {
+    await createShare(path, opts);
+    showSuccess('notices.shareCreated');
+    return null;
+  } catch (e) {
+    if (!isApiError(e) || e.status === 0 || e.status >= 500) showError(e);
+    return isApiError(e) ? e.message : String(e);
+  }
 }
 
 /** Disables or re-enables a link; its URL and settings stay. */

@@ -45,6 +45,8 @@ export function followNotifications(): () => void {
   window.addEventListener('focus', wake);
   return () => {
     stopTimer();
+    // Signed out (the badge unmounts): the next user starts from nothing, not from this user's count.
+    Object.assign(notificationsState, { unread: 0, items: [], loaded: false });
     document.removeEventListener('visibilitychange', wake);
     window.removeEventListener('focus', wake);
   };

@@ -9,18 +9,21 @@ import { ShareOptions } from './share-options';
  * Create mode of the share dialog: a duration (empty = permanent) in a unit, an optional password (the reference's
  * fields), and folded away under "More options" the v2 fields, sent only when set.
  */
-export function ShareCreate({ name, isDir, onCreate, onCancel }: { name: string; isDir: boolean; onCreate(opts: NewShare): Promise<void>; onCancel(): void }) {
+export function ShareCreate({ name, isDir, onCreate, onCancel }: { name: string; isDir: boolean; onCreate(opts: NewShare): Promise<string | null>; onCancel(): void }) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<ShareDraft>(draftOf);
   const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState('');
   const set = <K extends keyof ShareDraft>(key: K, value: ShareDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const bad = draftProblems(draft, MAX_SHARE_DURATION);
   const n = draft.duration.trim() === '' ? 0 : Number(draft.duration);
   const submit = async () => {
     if (bad.length || busy) return;
     setBusy(true);
-    await onCreate({ ...optionsChange(draft), password: draft.password, unit: draft.unit, ...(n > 0 ? { expires: n } : {}) });
+    setRefusal('');
+    const reason = await onCreate({ ...optionsChange(draft), password: draft.password, unit: draft.unit, ...(n > 0 ? { expires: n } : {}) });
     setBusy(false);
+    if (reason) setRefusal(reason);
   };
   return (
     <PromptFrame
@@ -74,6 +77,11 @@ export function ShareCreate({ name, isDir, onCreate, onCancel }: { name: string;
         <summary>{t('shareEdit.moreOptions')}</summary>
         <ShareOptions draft={draft} set={set} isDir={isDir} bad={bad} />
       </details>
+      {refusal && (
+        <p className="share-options__refusal" role="alert" data-testid="share-refusal">
+          {refusal}
+        </p>
+      )}
     </PromptFrame>
   );
 }

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Share } from '../../../server/contract/share';
-import { createLink, linksOf, openLinks, removeLink } from '../../actions/share';
-import { setLinkDisabled } from '../../actions/share-edit';
+import { linksOf, openLinks, removeLink } from '../../actions/share';
+import { createLinkOrReason, setLinkDisabled } from '../../actions/share-edit';
 import { showError } from '../../state/notices.state';
 import { closePrompt, type PromptData } from '../../state/prompts.state';
 import { PromptButton, PromptFrame } from './prompt-frame';
@@ -65,9 +65,11 @@ export function SharePrompt({ item }: PromptData['share']) {
         name={item.name}
         isDir={item.isDir}
         onCreate={async (opts) => {
-          if (!(await createLink(item.path, opts))) return;
+          const reason = await createLinkOrReason(item.path, opts);
+          if (reason !== null) return reason;
           await refresh();
           setCreating(false);
+          return null;
         }}
         // Leaving create mode with no links closes the dialog; otherwise it goes back to the list.
         onCancel={() => (links.length === 0 ? closePrompt() : setCreating(false))}
