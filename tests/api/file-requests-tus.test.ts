@@ -23,7 +23,8 @@ async function fileRequest(body: Record<string, unknown> = {}) {
 /** tus creation; returns the Location path (relative to the app). */
 async function create(hash: string, name: string, length: number, headers: Record<string, string> = {}) {
   const r = await t.req('POST', `/api/public/tus/${hash}/${name}`, { headers: { ...TUS, 'Upload-Length': String(length), ...headers } });
-  return { status: r.status, location: (r.headers.get('location') ?? '').replace(/^https?:\/\/[^/]+/, ''), text: await r.text() };
+  const location = (r.headers.get('location') ?? '').replace(/^https?:\/\/[^/]+/, '');
+  return { status: r.status, location, at: location.split('?')[0], text: await r.text() };
 }
 
 const patch = (location: string, offset: number, body: BodyInit) => t.req('PATCH', location, { headers: { ...OCTETS, 'Upload-Offset': String(offset) }, raw: body as Uint8Array });
@@ -33,7 +34,8 @@ test('a resumable upload lands at its clash-free name, resumed after a cut', asy
   const data = new TextEncoder().encode('0123456789abcdefghij');
   const c = await create(hash, 'taken.bin', data.length);
   expect(c.status).toBe(201);
-  expect(c.location).toBe(`/api/public/tus/${hash}/taken%20(1).bin`);
+  expect(c.at).toBe(`/api/public/tus/${hash}/taken%20(1).bin`);
+  expect(c.location).toMatch(/\?upload=[A-Za-z0-9_-]{32}$/);
   // The connection drops after the first 8 bytes: what arrived is kept.
   let sent = false;
   const cut = new ReadableStream<Uint8Array>({
@@ -64,10 +66,10 @@ test('two uploads of one name at once get two names; a visitor never restarts an
   const { hash } = await fileRequest();
   const [a, b] = await Promise.all([create(hash, 'same.txt', 3), create(hash, 'same.txt', 3)]);
   expect([a.status, b.status]).toEqual([201, 201]);
-  expect(new Set([a.location, b.location]).size).toBe(2);
+  expect(new Set([a.at, b.at]).size).toBe(2);
   // A third, while both are in progress, takes a third name.
   const c = await create(hash, 'same.txt', 3);
-  expect(c.location).toBe(`/api/public/tus/${hash}/same%20(2).txt`);
+  expect(c.at).toBe(`/api/public/tus/${hash}/same%20(2).txt`);
   // A plain upload of that name meanwhile avoids the names being uploaded too.
   const plain = await t.req('POST', `/api/public/upload/${hash}/same.txt`, { raw: 'p' });
   expect(((await plain.json()) as { path: string }).path).toBe('/same (3).txt');
@@ -98,7 +100,7 @@ test('tus metadata cannot choose the name; names in the path are checked like an
   const { hash } = await fileRequest();
   const meta = `filename ${btoa('../../outside.txt')},name ${btoa('/etc/passwd')}`;
   const c = await create(hash, 'safe.txt', 1, { 'Upload-Metadata': meta });
-  expect(c.location).toBe(`/api/public/tus/${hash}/safe.txt`);
+  expect(c.at).toBe(`/api/public/tus/${hash}/safe.txt`);
   expect((await patch(c.location, 0, new TextEncoder().encode('s'))).status).toBe(204);
   expect(existsSync(join(t.root, 'bob/inbox/safe.txt'))).toBe(true);
   expect(existsSync(join(t.root, 'bob/outside.txt'))).toBe(false);
@@ -117,9 +119,27 @@ test('the owner\'s own tus upload of the same path is a different upload', async
   const own = await t.req('POST', '/api/tus/x.txt', { token: bob, headers: { ...TUS, 'Upload-Length': '3' } });
   expect(own.status).toBe(201);
   const visitor = await create(hash, 'x.txt', 3);
-  expect(visitor.location).toBe(`/api/public/tus/${hash}/x.txt`);
+  expect(visitor.at).toBe(`/api/public/tus/${hash}/x.txt`);
   expect((await patch(visitor.location, 0, new TextEncoder().encode('vvv'))).status).toBe(204);
   expect((await t.req('PATCH', '/api/tus/x.txt', { token: bob, headers: { ...OCTETS, 'Upload-Offset': '0' }, raw: new TextEncoder().encode('own') })).status).toBe(204);
   expect(readFileSync(join(t.root, 'bob/inbox/x.txt'), 'utf8')).toBe('vvv');
   expect(readFileSync(join(t.root, 'bob/x.txt'), 'utf8')).toBe('own');
+}, 30_000);
+
+test('an upload is its sender\'s own: without its key another visitor can neither see, append to nor cancel it', async () => {
+  const { hash } = await fileRequest();
+  const c = await create(hash, 'mine.txt', 4);
+  const wrong = `${c.at}?upload=${'A'.repeat(32)}`;
+  for (const loc of [c.at, wrong]) {
+    expect((await t.req('HEAD', loc, { headers: TUS })).status).toBe(404);
+    expect((await patch(loc, 0, new TextEncoder().encode('evil'))).status).toBe(404);
+    expect((await t.req('DELETE', loc, { headers: TUS })).status).toBe(404);
+  }
+  expect(Number((await t.req('HEAD', c.location, { headers: TUS })).headers.get('upload-offset'))).toBe(0);
+  expect((await patch(c.location, 0, new TextEncoder().encode('mine'))).status).toBe(204);
+  expect(readFileSync(join(t.root, 'bob/inbox/mine.txt'), 'utf8')).toBe('mine');
+  // Cancelling with the key works and leaves nothing.
+  const d = await create(hash, 'gone.txt', 4);
+  expect((await t.req('DELETE', d.location, { headers: TUS })).status).toBe(204);
+  expect(readdirSync(join(t.root, 'bob/inbox')).filter((n) => n.startsWith('.filedeck-'))).toEqual([]);
 }, 30_000);

@@ -7,6 +7,7 @@ import { openShare, visitOf } from '../share-request';
 
 const TUS = { 'Tus-Resumable': '1.0.0' };
 const encode = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+const uploadKeyOf = (request: Request) => new URL(request.url).searchParams.get('upload');
 
 /** A declared body length: a whole number, or null when the body is chunked (then limits apply as bytes arrive). */
 function declaredLength(request: Request): number | null {
@@ -26,7 +27,7 @@ export function publicUploadRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) 
   const linkName = (request: Request) => decodeURIComponent(new URL(request.url).pathname.slice(`${base}${tusPrefix}/`.length).split('/')[0] ?? '');
   const head = async ({ request, server }: { request: Request; server: unknown }) => {
     const ps = await openShare(s, request, tusPrefix, ip.client(request, server));
-    const { offset, length } = await s.tus.offset(ps.actor, ps.path);
+    const { offset, length } = await s.shareUploads.tusOffset(ps, ps.path, uploadKeyOf(request));
     return new Response(null, { headers: { ...TUS, 'Upload-Offset': String(offset), 'Upload-Length': String(length), 'Cache-Control': 'no-store' } });
   };
   return new Elysia()
@@ -41,8 +42,9 @@ export function publicUploadRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) 
     .post('/api/public/tus/*', async ({ request, server }) => {
       const visit = visitOf(request, server, ip);
       const ps = await openShare(s, request, tusPrefix, visit.address);
-      const path = await s.shareUploads.tusCreate(ps, ps.path, request.headers.get('upload-length'), visit);
-      const location = `${base}${tusPrefix}/${encodeURIComponent(linkName(request))}${encode(path)}`;
+      const { path, key } = await s.shareUploads.tusCreate(ps, ps.path, request.headers.get('upload-length'), visit);
+      // The key makes the upload the sender's own: HEAD, PATCH and DELETE without it are 404.
+      const location = `${base}${tusPrefix}/${encodeURIComponent(linkName(request))}${encode(path)}${key ? `?upload=${key}` : ''}`;
       return new Response(null, { status: 201, headers: { ...TUS, Location: location, 'Access-Control-Expose-Headers': 'Location' } });
     }, { parse: 'none' })
     .head('/api/public/tus/*', head)
@@ -50,12 +52,12 @@ export function publicUploadRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) 
     .patch('/api/public/tus/*', async ({ request, server }) => {
       const visit = visitOf(request, server, ip);
       const ps = await openShare(s, request, tusPrefix, visit.address);
-      const offset = await s.shareUploads.tusAppend(ps, ps.path, request.headers.get('upload-offset'), request.headers.get('content-type'), request.body, visit);
+      const offset = await s.shareUploads.tusAppend(ps, ps.path, uploadKeyOf(request), request.headers.get('upload-offset'), request.headers.get('content-type'), request.body, visit);
       return new Response(null, { status: 204, headers: { ...TUS, 'Upload-Offset': String(offset) } });
     }, { parse: 'none' })
     .delete('/api/public/tus/*', async ({ request, server }) => {
       const ps = await openShare(s, request, tusPrefix, ip.client(request, server));
-      await s.tus.cancel(ps.actor, ps.path);
+      await s.shareUploads.tusCancel(ps, ps.path, uploadKeyOf(request));
       return new Response(null, { status: 204, headers: TUS });
     }, { parse: 'none' });
 }

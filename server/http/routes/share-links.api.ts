@@ -42,6 +42,7 @@ const SHARE = {
 };
 const owner = { tags: ['shares'], auth: 'user' as const };
 const pw = { 'X-SHARE-PASSWORD': 'the link password (URL-encoded), when it has one' };
+const key = { upload: 'the upload\'s key, from the Location the creation returned (without it: 404)' };
 const target = { wildcard: '<hash or slug>/<path of the new file inside the shared folder>' };
 const limitsRefused = { 403: { description: 'not an upload link, disabled, or no more files accepted' }, 413: { description: 'larger than the link accepts' }, 415: { description: 'a type the link does not accept' }, 429: { description: 'too many uploads' }, 507: { description: 'the owner\'s quota or the disk is full' } };
 
@@ -54,9 +55,9 @@ export const shareLinksApi: RouteDocs = {
   'POST /api/notifications/read': { summary: 'Mark notifications read (the listed ones, or all)', tags: ['notifications'], auth: 'user', body: json(t.Object({ ids: t.Optional(t.Array(t.Integer())) }), { ids: [3] }), responses: { 204: { description: 'done' } } },
   'POST /api/public/upload/*': { ...target, summary: 'Send a file through a file request (no login)', tags: ['public'], auth: 'share', headers: pw, responses: { 201: { description: 'where it was stored (a taken name gets "name (1).ext")', ...json(t.Object({ path: t.String() }), { path: '/report (1).pdf' }) }, ...limitsRefused } },
   'OPTIONS /api/public/tus/*': { ...target, summary: 'tus capabilities of file requests', tags: ['public'], auth: 'none', responses: { 204: { description: 'Tus-Version and Tus-Extension headers' } } },
-  'POST /api/public/tus/*': { ...target, summary: 'Start a resumable upload through a file request (tus creation)', tags: ['public'], auth: 'share', headers: { ...pw, 'Upload-Length': 'the file\'s size in bytes' }, responses: { 201: { description: 'Location: the upload, at its final clash-free name' }, ...limitsRefused } },
-  'HEAD /api/public/tus/*': { summary: 'Offset of a resumable upload through a file request', tags: ['public'], auth: 'share', headers: pw, responses: { 200: { description: 'Upload-Offset and Upload-Length headers' }, 404: { description: 'no such upload' } } },
-  'GET /api/public/tus/*': { summary: 'Offset of a resumable upload through a file request (as HEAD)', tags: ['public'], auth: 'share', headers: pw, responses: { 200: { description: 'Upload-Offset and Upload-Length headers' } } },
-  'PATCH /api/public/tus/*': { summary: 'Send bytes of a resumable upload through a file request', tags: ['public'], auth: 'share', headers: { ...pw, 'Upload-Offset': 'bytes the server has' }, responses: { 204: { description: 'Upload-Offset: bytes the server has now' }, ...limitsRefused } },
-  'DELETE /api/public/tus/*': { summary: 'Cancel a resumable upload through a file request', tags: ['public'], auth: 'share', headers: pw, responses: { 204: { description: 'cancelled' } } },
+  'POST /api/public/tus/*': { ...target, summary: 'Start a resumable upload through a file request (tus creation)', tags: ['public'], auth: 'share', headers: { ...pw, 'Upload-Length': 'the file\'s size in bytes' }, responses: { 201: { description: 'Location: the upload, at its final clash-free name, with its key (?upload=)' }, ...limitsRefused } },
+  'HEAD /api/public/tus/*': { query: key, summary: 'Offset of a resumable upload through a file request', tags: ['public'], auth: 'share', headers: pw, responses: { 200: { description: 'Upload-Offset and Upload-Length headers' }, 404: { description: 'no such upload' } } },
+  'GET /api/public/tus/*': { query: key, summary: 'Offset of a resumable upload through a file request (as HEAD)', tags: ['public'], auth: 'share', headers: pw, responses: { 200: { description: 'Upload-Offset and Upload-Length headers' } } },
+  'PATCH /api/public/tus/*': { query: key, summary: 'Send bytes of a resumable upload through a file request', tags: ['public'], auth: 'share', headers: { ...pw, 'Upload-Offset': 'bytes the server has' }, responses: { 204: { description: 'Upload-Offset: bytes the server has now' }, ...limitsRefused } },
+  'DELETE /api/public/tus/*': { query: key, summary: 'Cancel a resumable upload through a file request', tags: ['public'], auth: 'share', headers: pw, responses: { 204: { description: 'cancelled' } } },
 };

@@ -99,7 +99,12 @@ export class TusService {
 
   /** Whether an upload to `path` is registered for this actor (a file request avoids names being uploaded). */
   async registered(actor: Actor, path: string): Promise<boolean> {
-    return !!(await this.store.get(this.uid(actor), keyOf(actor, path)));
+    return (await this.tempOf(actor, path)) !== null;
+  }
+
+  /** The temp file of the upload registered at `path` for this actor, or null (a file request derives its upload key from it). */
+  async tempOf(actor: Actor, path: string): Promise<string | null> {
+    return (await this.store.get(this.uid(actor), keyOf(actor, path)))?.tempPath ?? null;
   }
 
   /** HEAD: how many bytes the server has, and how many were declared. */

@@ -1,4 +1,5 @@
-import { AppError, forbidden } from '../../core/errors';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { AppError, forbidden, notFound } from '../../core/errors';
 import type { SharesStore, ShareSettingsRow } from '../../db/shares.store';
 import { baseName, joinVirtual, parentOf } from '../../fs/virtual-path';
 import type { AuditService } from '../audit/audit.service';
@@ -27,6 +28,9 @@ export interface ShareUploadsDeps {
 }
 
 const tooLarge = (what: string) => new AppError('TOO_LARGE', what);
+/** An upload's key: derived from its temp file's random name, which never leaves the server. */
+const uploadKey = (temp: string) => createHash('sha256').update(`share-upload\0${temp}`).digest('base64url').slice(0, 32);
+const sameKey = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 /** Refusals worth a line in the link's log: its limits, its mode, the owner's quota or disk. */
 const REFUSALS = new Set(['TOO_LARGE', 'UNSUPPORTED_MEDIA', 'FORBIDDEN', 'QUOTA', 'NO_SPACE']);
 const MAX_CANDIDATES = 1000;
@@ -109,9 +113,36 @@ export class ShareUploads {
     return landed;
   }
 
-  /** tus POST under /api/public/tus/<hash>/<path>: registers the upload at a clash-free name, returned. */
-  tusCreate(ps: PublicShare, path: string, lengthHeader: string | null, visit: Visit): Promise<string> {
-    return this.logRefusal(ps, path, visit, () => this.register(ps, path, lengthHeader, visit));
+  /**
+   * tus POST under /api/public/tus/<hash>/<path>: registers the upload at a clash-free name, returned with the
+   * upload's key. Visitors of one link are strangers to each other: HEAD, PATCH and DELETE of an upload need its key
+   * (`tusOffset`, `tusAppend`, `tusCancel`), so nobody but its sender can append to, read the offset of, or cancel it.
+   */
+  tusCreate(ps: PublicShare, path: string, lengthHeader: string | null, visit: Visit): Promise<{ path: string; key: string }> {
+    return this.logRefusal(ps, path, visit, async () => {
+      const at = await this.register(ps, path, lengthHeader, visit);
+      const temp = await this.d.tus.tempOf(ps.actor, at);
+      // A zero-length upload is complete at once: it has no row, and nothing more may be sent to it.
+      return { path: at, key: temp ? uploadKey(temp) : '' };
+    });
+  }
+
+  /** tus HEAD: the offset of the visitor's own upload (404 without its key, as for no upload at all). */
+  async tusOffset(ps: PublicShare, path: string, key: string | null): Promise<{ offset: number; length: number }> {
+    await this.ownUpload(ps, path, key);
+    return this.d.tus.offset(ps.actor, path);
+  }
+
+  /** tus DELETE: abandons the visitor's own upload. */
+  async tusCancel(ps: PublicShare, path: string, key: string | null): Promise<void> {
+    await this.ownUpload(ps, path, key);
+    await this.d.tus.cancel(ps.actor, path);
+  }
+
+  private async ownUpload(ps: PublicShare, path: string, key: string | null): Promise<void> {
+    authorizePath(ps.actor, 'create', path);
+    const temp = await this.d.tus.tempOf(ps.actor, path);
+    if (!temp || !key || !sameKey(uploadKey(temp), key)) throw notFound();
   }
 
   private async register(ps: PublicShare, path: string, lengthHeader: string | null, visit: Visit): Promise<string> {
@@ -131,8 +162,11 @@ export class ShareUploads {
   }
 
   /** tus PATCH: the bytes; on the last one the file is taken from the link's limits and lands. */
-  tusAppend(ps: PublicShare, path: string, offset: string | null, type: string | null, body: AsyncIterable<Uint8Array> | null, visit: Visit): Promise<number> {
-    return this.logRefusal(ps, path, visit, () => this.d.tus.append(ps.actor, path, offset, type, body, this.gate(ps, visit)));
+  tusAppend(ps: PublicShare, path: string, key: string | null, offset: string | null, type: string | null, body: AsyncIterable<Uint8Array> | null, visit: Visit): Promise<number> {
+    return this.logRefusal(ps, path, visit, async () => {
+      await this.ownUpload(ps, path, key);
+      return this.d.tus.append(ps.actor, path, offset, type, body, this.gate(ps, visit));
+    });
   }
 
   private gate(ps: PublicShare, visit: Visit): UploadGate {
