@@ -216,7 +216,7 @@ describe('the visitor share page', () => {
     await context.close();
   }, 60_000);
 
-  test('a PDF file link shows the PDF inline under its download box', async () => {
+  test('a PDF file link shows the PDF inline beside its download box', async () => {
     const { hash } = await share('/guide.pdf');
     const { context, page } = await newPage(browser);
     await page.goto(`${server.url}/share/${hash}`);

@@ -25,11 +25,16 @@ function ShareBody({ hash, path, res, name, onOverlay }: { hash: string; path: s
   // A file request without viewing shows nothing of what is there: no names, no sizes, no counts.
   if (mode === 'upload') return <div className="share-page share-page--upload">{uploads}</div>;
   const resource = { ...res, name };
+  // A file with a view sits beside its box (below it on a phone); any other file is the box alone.
   if (!res.isDir)
-    return (
+    return viewable(res) ? (
+      <div className="share-page share-page__grid share-page--file">
+        <DownloadBox hash={hash} path={path} resource={resource} selected={[]} />
+        <ShareFileView hash={hash} path={path} item={resource} token={res.token} />
+      </div>
+    ) : (
       <div className="share-page share-page__single">
         <DownloadBox hash={hash} path={path} resource={resource} selected={[]} />
-        {viewable(res) && <ShareFileView hash={hash} path={path} item={resource} token={res.token} />}
       </div>
     );
   return (
