@@ -24,7 +24,7 @@ async function fileRequest(body: Record<string, unknown> = {}) {
 async function create(hash: string, name: string, length: number, headers: Record<string, string> = {}) {
   const r = await t.req('POST', `/api/public/tus/${hash}/${name}`, { headers: { ...TUS, 'Upload-Length': String(length), ...headers } });
   const location = (r.headers.get('location') ?? '').replace(/^https?:\/\/[^/]+/, '');
-  return { status: r.status, location, at: location.split('?')[0], text: await r.text() };
+  return { status: r.status, location, at: location.split('?')[0] ?? '', text: await r.text() };
 }
 
 const patch = (location: string, offset: number, body: BodyInit) => t.req('PATCH', location, { headers: { ...OCTETS, 'Upload-Offset': String(offset) }, raw: body as Uint8Array });
