@@ -225,4 +225,23 @@ describe('file requests on the share page', () => {
     expect(statSync(join(root, 'Tiny', 'resumed.bin')).size).toBe(25 * MiB);
     await context.close();
   }, 60_000);
+
+  // Last: it leaves the owner's storage full.
+  test("the owner's full storage is told as such (507), and nothing is left behind", async () => {
+    const { hash } = await share('/Tiny', { mode: 'upload' });
+    const users = (await (await fetch(`${server.url}/api/users`, { headers: { 'X-Auth': adminToken } })).json()) as { id: number; username: string }[];
+    const admin = users.find((u) => u.username === 'admin')!;
+    const set = await fetch(`${server.url}/api/users/${admin.id}`, { method: 'PUT', headers: { 'X-Auth': adminToken }, body: JSON.stringify({ what: 'user', which: ['quota'], data: { quota: { bytes: 1024, files: 0 } } }) });
+    expect(set.status).toBeLessThan(300);
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/share/${hash}`);
+    await page.waitForSelector('[data-testid=share-drop]');
+    await dropFiles(page, [{ name: 'too-much.bin', size: 64 * 1024 }]);
+    await waitStatus(page, 'too-much.bin', 'failed');
+    expect(await upload(page, 'too-much.bin').getAttribute('data-refusal')).toBe('quota');
+    expect(await upload(page, 'too-much.bin').textContent()).toContain("The owner's storage is full.");
+    expect(existsSync(join(root, 'Tiny', 'too-much.bin'))).toBe(false);
+    await shot(page, 'share-upload-quota');
+    await context.close();
+  }, 60_000);
 });
