@@ -201,7 +201,7 @@ describe('shares table', () => {
       await p.waitForSelector('[data-testid=prompt-share-edit]');
       await p.fill('[data-testid=share-maxDownloads]', '5');
       await expectAccessible(p, 'share edit from the table at 375 px');
-      await shot(p, 'shares-owner-table-edit-375-dark');
+      await shot(p, 'shares-owner-table-edit-375-dark', { fullPage: false });
       await p.click('[data-testid=prompt-confirm]');
       await p.waitForSelector('[data-testid=prompt-share-edit]', { state: 'detached' });
       const [edited] = await linksOf('/report.txt');
