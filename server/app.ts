@@ -88,6 +88,10 @@ export async function createServices(
   log: Logger = createLogger(config.log, config.logFormat),
   opts: { maxConnections?: number } = {},
 ): Promise<Services> {
+  // The bubblewrap probe (a sandboxed `true`, 30-60 ms) runs while the database opens and the settings load, instead
+  // of after them: it was the largest single wait before the first answer (issue 39). Awaited where it is used.
+  const toolSandbox = detectToolSandbox(config);
+  toolSandbox.catch(() => {}); // a failure is met where it is awaited; not an unhandled rejection meanwhile
   const db = await openDatabase(config.database, { connectTimeoutMs: config.databaseConnectTimeout, maxConnections: opts.maxConnections });
   // Small folders remembered between listings (fs/folder-cache.ts): a setting of the process, as the cache is.
   useFolderCache(config.folderCache);
@@ -130,7 +134,7 @@ export async function createServices(
   // Checksums and previews run on worker threads with global and per-user limits (services/work/work-limits.ts).
   const work = createWork({ imageProcessors: config.imageProcessors });
   // PDF and video thumbnail programs run inside bubblewrap, by the runner's rule (services/preview/tool-thumbs.ts).
-  const sandbox = await detectToolSandbox(config);
+  const sandbox = await toolSandbox;
   const previews = new PreviewService({ cacheDir: config.cacheDir, store: stores.previews, enableThumbnails: config.enableThumbnails, resizePreview: config.resizePreview, work: work.previews, sandbox });
   // The name index (search, folder sizes): a local SQLite file per instance; `serve` starts it (services/index).
   // With PostgreSQL, instances tell each other what they wrote (services/index/index-peers.ts).
