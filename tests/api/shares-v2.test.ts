@@ -63,6 +63,18 @@ describe('PATCH /api/share/:hash', () => {
   runScenarios('share changes', setup, rows, { timeout: 30_000 });
 });
 
+describe('settings.shares (admins only)', () => {
+  const rows: Scenario[] = [
+    { name: 'off by default', as: 'admin', method: 'GET', url: '/api/settings', status: 200, json: { shares: { logFullAddresses: false, webhookPrivateHosts: false } } },
+    { name: 'an admin turns one on, the other kept', as: 'admin', method: 'PUT', url: '/api/settings', body: { shares: { webhookPrivateHosts: true } }, status: 200,
+      after: (t) => void expect(t.s.settings.get().shares).toEqual({ logFullAddresses: false, webhookPrivateHosts: true }) },
+    { name: 'not a boolean: 400', as: 'admin', method: 'PUT', url: '/api/settings', body: { shares: { logFullAddresses: 'yes' } }, status: 400 },
+    { name: 'an unknown field: 400', as: 'admin', method: 'PUT', url: '/api/settings', body: { shares: { everything: true } }, status: 400 },
+    { name: 'a user may not: 403', as: 'bob', method: 'PUT', url: '/api/settings', body: { shares: { logFullAddresses: true } }, status: 403 },
+  ];
+  runScenarios('share settings', setup, rows, { timeout: 30_000 });
+});
+
 let t: TestApp;
 afterEach(() => t?.close());
 
