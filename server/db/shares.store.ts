@@ -110,12 +110,14 @@ export class SharesStore {
     return !!(await this.db.get('SELECT 1 AS one FROM shares WHERE (slug = ?1 OR lower(hash) = ?1) AND hash <> ?2 LIMIT 1', name, except));
   }
 
-  /** Stores the v2 settings (not the counters) of a link. */
-  async updateSettings(hash: string, v: ShareSettingsRow): Promise<void> {
+  /** Stores a changed link in one statement: lifetime, password hash and token, and the v2 settings (not the counters). */
+  async saveChange(s: ShareRow): Promise<void> {
+    const v = s.v2 ?? NO_SETTINGS;
     await this.db.run(
-      `UPDATE shares SET mode = ?, slug = ?, disabled = ?, max_downloads = ?, max_file_size = ?, max_total_size = ?, max_files = ?, allowed_types = ?,
-        webhook_url = ?, webhook_secret = ? WHERE hash = ?`,
-      v.mode, v.slug, v.disabled ? 1 : 0, v.maxDownloads, v.maxFileSize, v.maxTotalSize, v.maxFiles, JSON.stringify(v.allowedTypes), v.webhookUrl, v.webhookSecret, hash,
+      `UPDATE shares SET expire = ?, password_hash = ?, token = ?, mode = ?, slug = ?, disabled = ?, max_downloads = ?, max_file_size = ?,
+        max_total_size = ?, max_files = ?, allowed_types = ?, webhook_url = ?, webhook_secret = ? WHERE hash = ?`,
+      s.expire, s.passwordHash, s.token, v.mode, v.slug, v.disabled ? 1 : 0, v.maxDownloads, v.maxFileSize, v.maxTotalSize, v.maxFiles,
+      JSON.stringify(v.allowedTypes), v.webhookUrl, v.webhookSecret, s.hash,
     );
   }
 

@@ -38,7 +38,8 @@ describe('PATCH /api/share/:hash', () => {
     { name: 'slug with other characters', as: 'bob', method: 'PATCH', url: patch('folder'), body: { slug: 'a_b.c' }, status: 400 },
     { name: 'slug with a slash', as: 'bob', method: 'PATCH', url: patch('folder'), body: { slug: 'a/b' }, status: 400 },
     { name: 'a reserved slug', as: 'bob', method: 'PATCH', url: patch('folder'), body: { slug: 'API' }, status: 400 },
-    { name: 'another link\'s slug: 409', as: 'bob', method: 'PATCH', url: patch('folder'), body: { slug: 'Carols-File' }, status: 409 },
+    { name: 'another link\'s slug: 409, and nothing else of the change is kept', as: 'bob', method: 'PATCH', url: patch('folder'), body: { slug: 'Carols-File', password: 'a-new-password', maxDownloads: 4 }, status: 409,
+      after: async (t, _r, _x, _b, v) => void expect((await t.s.stores.shares.byHash(v.folder!))).toMatchObject({ passwordHash: '', v2: { slug: '', maxDownloads: 0 } }) },
     { name: 'another link\'s hash, case-folded: 409', as: 'bob', method: 'PATCH', url: patch('folder'), status: 409,
       body: undefined, before: async (t, v) => {
         // A hash that can be a slug (letters, digits, dashes only) made for the test.

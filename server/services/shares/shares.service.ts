@@ -201,8 +201,7 @@ export class SharesService {
     if (c.slugGiven && v.slug && v.slug !== settingsOf(row).slug && (await this.d.store.nameTaken(v.slug, row.hash))) throw exists('that slug is taken');
     if (v.webhookUrl && !v.webhookSecret) v.webhookSecret = randomText(24);
     if (!v.webhookUrl) v.webhookSecret = '';
-    await this.d.store.update(next);
-    await slugSafe(() => this.d.store.updateSettings(row.hash, v));
+    await slugSafe(() => this.d.store.saveChange(next)); // one statement: a refused slug changes nothing else
     const changed = Object.keys(body).filter((k) => k !== 'password' && k !== 'unit');
     await this.d.audit?.record(actor, 'share.update', row.hash, { path: row.path, changed, ...(c.expire !== undefined ? { expire: next.expire } : {}), ...(c.password !== undefined ? { password: !!c.password } : {}) });
     return publicShare(next);
