@@ -18,6 +18,8 @@ export class NotificationsStore {
    */
   async add(userId: number, hash: string, name: string, files: number, bytes: number, now: number, since: number, keep: number): Promise<void> {
     await this.db.transaction(async (tx) => {
+      // PostgreSQL: arrivals for one user wait for each other here (SQLite holds its one connection for the transaction).
+      if (tx.engine === 'postgres') await tx.get('SELECT id FROM users WHERE id = ? FOR UPDATE', userId);
       const open = await tx.get<{ id: unknown }>(
         "SELECT id FROM notifications WHERE user_id = ? AND hash = ? AND kind = 'share-upload' AND read = 0 AND started >= ? ORDER BY id DESC LIMIT 1",
         userId, hash, since,

@@ -121,3 +121,12 @@ test('hooks hear SHARE_HASH for uploads through a link (and none for the owner\'
   expect((await t.req('POST', '/api/resources/own.txt', { token: bob, raw: 'x' })).status).toBe(200);
   expect(readFileSync(join(t.root, 'bob/hook-saw.txt'), 'utf8')).toBe('');
 }, 30_000);
+
+test('arrivals at the same moment still make one notification', async () => {
+  t = await makeTestApp();
+  const { bob, share } = await inbox(t);
+  const rs = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((n) => send(share.hash, `${n}.txt`)));
+  expect(rs.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
+  const n = (await (await t.req('GET', '/api/notifications', { token: bob })).json()) as { unread: number; items: { files: number }[] };
+  expect([n.unread, n.items.map((i) => i.files)]).toEqual([1, [6]]);
+}, 30_000);
