@@ -3,6 +3,8 @@ import { createHmac } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTestApp, type TestApp } from '../helpers/test-app';
+import { silentLogger } from '../../server/core/log';
+import { ShareWebhooks } from '../../server/services/shares/share-webhooks';
 
 /** The owner is told (decision 0051): in-app notifications batched per link, the webhook, hooks with SHARE_HASH. */
 let t: TestApp;
@@ -129,4 +131,32 @@ test('arrivals at the same moment still make one notification', async () => {
   expect(rs.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
   const n = (await (await t.req('GET', '/api/notifications', { token: bob })).json()) as { unread: number; items: { files: number }[] };
   expect([n.unread, n.items.map((i) => i.files)]).toEqual([1, [6]]);
+}, 30_000);
+
+test('webhook delivery stops with the server: a request in flight is aborted, nothing is left pending', async () => {
+  let arrived = 0;
+  let aborted = false;
+  const receiver = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: (req) => {
+      arrived++;
+      req.signal.addEventListener('abort', () => (aborted = true));
+      return new Promise<Response>(() => {}); // never answers
+    },
+  });
+  try {
+    const hooks = new ShareWebhooks(silentLogger, () => true, { gatherMs: 10, timeoutMs: 60_000, backoffMs: [60_000] });
+    hooks.arrived({ hash: 'h', name: 'inbox', url: `http://127.0.0.1:${receiver.port}/`, secret: 's' }, { path: '/a', size: 1 });
+    await until(() => arrived === 1, 5_000);
+    expect(hooks.active).toBe(2); // the batch, and its request
+    await hooks.stop();
+    expect(hooks.active).toBe(0);
+    await until(() => aborted, 5_000);
+    expect(aborted).toBe(true);
+    hooks.arrived({ hash: 'h', name: 'inbox', url: `http://127.0.0.1:${receiver.port}/`, secret: 's' }, { path: '/b', size: 1 });
+    expect(hooks.active).toBe(0); // nothing is queued after stop
+  } finally {
+    await receiver.stop(true);
+  }
 }, 30_000);

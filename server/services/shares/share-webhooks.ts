@@ -48,6 +48,7 @@ export class ShareWebhooks {
   private readonly inFlight = new Set<AbortController>();
   private stopped = false;
   private seq = 0;
+  private readonly sending = new Set<Promise<void>>();
 
   constructor(private readonly log: Logger, private readonly privateHosts: () => boolean, private readonly t: WebhookTimings = WEBHOOK_TIMINGS) {}
 
@@ -79,7 +80,11 @@ export class ShareWebhooks {
   }
 
   private later(p: Pending, ms: number, key: string): void {
-    p.timer = setTimeout(() => void this.send(p, key), ms);
+    p.timer = setTimeout(() => {
+      const sending = this.send(p, key).catch((e) => this.log.warn(`share webhook: ${(e as Error).message}`));
+      this.sending.add(sending);
+      void sending.finally(() => this.sending.delete(sending));
+    }, ms);
     p.timer.unref?.();
   }
 
@@ -134,6 +139,7 @@ export class ShareWebhooks {
     for (const p of this.pending.values()) if (p.timer) clearTimeout(p.timer);
     this.pending.clear();
     for (const ac of this.inFlight) ac.abort();
+    await Promise.allSettled([...this.sending]); // aborted requests end before stop() returns
   }
 
   /** Timers and requests alive (the lifecycle test wants none after stop). */
