@@ -172,6 +172,7 @@ describe('share prompt', () => {
     await page.waitForSelector(`${row(fresh.hash)} [data-testid=share-counters]`);
     await shot(page, 'shares-owner-prompt-1280-light');
     await page.setViewportSize({ width: 375, height: 740 });
+    await page.waitForSelector('[data-testid=notice-success]', { state: 'detached' });
     await expectAccessible(page, 'share prompt at 375 px');
     await shot(page, 'shares-owner-prompt-375-light');
     await page.setViewportSize({ width: 1280, height: 800 });
