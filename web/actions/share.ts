@@ -26,17 +26,6 @@ export async function linksOf(path: string): Promise<Share[]> {
   return sortLinks(await fetchSharesOf(path));
 }
 
-export async function createLink(path: string, opts: NewShare): Promise<boolean> {
-  try {
-    await createShare(path, opts);
-    showSuccess('notices.shareCreated');
-    return true;
-  } catch (e) {
-    showError(e);
-    return false;
-  }
-}
-
 export async function removeLink(hash: string): Promise<boolean> {
   try {
     await deleteShare(hash);
