@@ -124,10 +124,10 @@ describe('public share page', () => {
     const fileHref = await page.getAttribute('[data-name="plan.txt"] [data-testid=share-item-download]', 'href');
     expect(await (await fetch(fileHref!)).text()).toBe('the plan');
 
-    // images open in the slideshow, loaded inline from the public download link (the single-image preview it replaced)
+    // images open in the slideshow, as the link's big preview (the single-image preview it replaced)
     await page.click('[data-name="photo.png"] [data-testid=share-item-preview]');
     await page.waitForSelector('[data-testid=share-slideshow]');
-    expect(await page.getAttribute('[data-testid=share-slide-image]', 'src')).toBe(`${folderUrl}/photo.png?inline=true`);
+    expect(await page.getAttribute('[data-testid=share-slide-image]', 'src')).toContain(`/api/public/preview/big/${hash}/photo.png?key=`);
     await page.waitForFunction(() => (document.querySelector('[data-testid=share-slide-image]') as HTMLImageElement | null)?.naturalWidth === 64);
     await shot(page, 'share-image-preview');
     await page.keyboard.press('Escape');

@@ -97,14 +97,19 @@ describe('the visitor share page', () => {
   test('a picture folder opens as a grid of thumbnails; the slideshow steps, plays, pauses and closes with Esc', async () => {
     const { hash } = await share('/Photos');
     const { context, page } = await newPage(browser);
+    const asked: string[] = [];
+    page.on('request', (r) => void asked.push(r.url()));
     await page.goto(`${server.url}/share/${hash}`);
     await page.waitForSelector('[data-testid=share-gallery]');
     expect(await page.getAttribute('[data-testid=share-folder]', 'data-view')).toBe('grid');
     expect(await page.locator('[data-testid=share-tile]').count()).toBe(3);
-    // Thumbnails come through the share's own inline download (there is no public thumbnail route).
+    // Tiles ask the link's thumbnail route, never the image itself.
     const thumb = page.locator('[data-name="b-forest.png"] img.share-tile__thumb');
-    expect(await thumb.getAttribute('src')).toBe(`${server.url}/api/public/dl/${hash}/b-forest.png?inline=true`);
-    await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLImageElement>('img.share-tile__thumb')).every((i) => i.complete && i.naturalWidth === 160));
+    expect(await thumb.getAttribute('src')).toMatch(new RegExp(`^${server.url}/api/public/preview/thumb/${hash}/b-forest\\.png\\?key=\\d+$`));
+    await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLImageElement>('img.share-tile__thumb')).every((i) => i.complete && i.naturalWidth > 0));
+    const images = asked.filter((u) => /\.png(\?|$)/.test(u));
+    expect(images.filter((u) => u.includes(`/api/public/preview/thumb/${hash}/`)).length).toBe(3);
+    expect(images.filter((u) => u.includes('/api/public/dl/'))).toEqual([]);
     await shot(page, 'share-visitor-gallery');
     await expectAccessible(page, 'share page gallery');
 
@@ -119,6 +124,8 @@ describe('the visitor share page', () => {
     expect(await page.textContent('[data-testid=share-slide-name]')).toBe('b-forest.png');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('share-slide-close');
     expect(await page.getAttribute('.share-layout', 'inert')).toBe(''); // the page beneath takes no focus or clicks
+    // The slideshow shows the big preview, as the signed-in viewer does.
+    expect(await page.getAttribute('[data-testid=share-slide-image]', 'src')).toContain(`/api/public/preview/big/${hash}/b-forest.png?key=`);
     await page.waitForFunction(() => (document.querySelector('[data-testid=share-slide-image]') as HTMLImageElement | null)?.naturalWidth === 160);
     await shot(page, 'share-visitor-slideshow');
     await expectAccessible(page, 'slideshow');

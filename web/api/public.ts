@@ -52,6 +52,16 @@ export function publicDownloadUrl(hash: string, path: string, opts: PublicDownlo
   return q.length ? `${base}?${q.join('&')}` : base;
 }
 
+/**
+ * GET /api/public/preview/{thumb|big}/{hash}{path}: an image's thumbnail (the gallery's tiles) or big preview (the
+ * slideshow) through the link, keyed by the file's time so a changed file is fetched again.
+ */
+export function publicPreviewUrl(size: 'thumb' | 'big', hash: string, path: string, modified: string, token?: string): string {
+  const key = Date.parse(modified);
+  const q = `key=${Number.isNaN(key) ? 0 : key}${token ? `&token=${encodeURIComponent(token)}` : ''}`;
+  return `${window.location.origin}${pageConfig.BaseURL}/api/public/preview/${size}/${encodeURIComponent(hash)}${encodePath(path)}?${q}`;
+}
+
 /** Base of a public route for one share: `${BaseURL}/api/public/<kind>/<hash>`. */
 export const publicBase = (kind: 'dl' | 'subtitle' | 'tus' | 'upload', hash: string) =>
   `${window.location.origin}${pageConfig.BaseURL}/api/public/${kind}/${encodeURIComponent(hash)}`;

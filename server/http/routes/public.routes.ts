@@ -7,6 +7,9 @@ import { download } from '../download';
 import { openSubtitle } from '../../services/files/subtitles';
 import { subtitleResponse } from '../subtitle-response';
 import { openShare, visitOf } from '../share-request';
+import { previewResponse } from '../preview-response';
+import { invalid } from '../../core/errors';
+import { isPreviewSize } from '../../services/preview/preview.service';
 
 /**
  * Public share API: no login. A share's password comes as X-SHARE-PASSWORD (URL-encoded) or as the share's
@@ -44,5 +47,14 @@ export function publicRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) {
     .get('/api/public/subtitle/*', async ({ request, server }) => {
       const ps = await openShare(s, request, '/api/public/subtitle', ip.client(request, server));
       return subtitleResponse(request, await openSubtitle(ps.actor, ps.path, request.signal));
+    })
+    // The share page's thumbnails and slideshow pictures: the visitor's actor (download needed, so an upload link
+    // gets 403; a file link reaches its one file) through the same preview service and answer as /api/preview.
+    // Not counted as downloads (decision 0051: inline previews and thumbnails are not).
+    .get('/api/public/preview/:size/*', async ({ request, server, params }) => {
+      // Checked first: the size is part of the prefix the link's name is read after.
+      if (!isPreviewSize(params.size)) throw invalid(`${params.size} is not a valid preview size, try thumb or big`);
+      const ps = await openShare(s, request, `/api/public/preview/${params.size}`, ip.client(request, server));
+      return previewResponse(s, request, ps.actor, params.size, ps.path);
     });
 }

@@ -40,5 +40,14 @@ export const sharesApi: RouteDocs = {
     query: { token: 'the token returned after a correct password', algo: 'archive format for folders', files: 'names to include' },
     responses: { 200: { description: 'the bytes', ...media('application/octet-stream', Bytes) } },
   },
+  'GET /api/public/preview/:size/*': {
+    wildcard: '<hash>/<path inside the shared folder>; size: thumb or big',
+    summary: 'A thumbnail or big preview through a link (the share page\'s gallery and slideshow; no login)',
+    tags: ['public'],
+    auth: 'share',
+    headers: pw,
+    query: { token: 'the token returned after a correct password' },
+    responses: { 200: { description: 'JPEG or PNG (the original where resizing does not apply); not counted as a download', ...media('image/jpeg', Bytes) }, 400: { description: 'not a preview size' }, 403: { description: 'an upload-only link, or a disabled one' }, 404: { description: 'no such link or file' } },
+  },
   'GET /api/public/subtitle/*': { ...share, summary: 'A subtitle through a link, as WebVTT', tags: ['public'], auth: 'share', headers: pw, responses: { 200: { description: 'WebVTT', ...media('text/vtt', t.String(), 'WEBVTT\n') } } },
 };

@@ -1,6 +1,8 @@
 import { AppError } from '../../core/errors';
 
 export type PreviewSize = 'thumb' | 'big';
+/** The sizes a preview route accepts (the signed-in one and the share page's). */
+export const isPreviewSize = (size: string): size is PreviewSize => size === 'thumb' || size === 'big';
 /** Above this many pixels an image is refused (413): decoding would cost ~4 bytes a pixel. */
 export const MAX_PIXELS = 50_000_000;
 export const MAX_SIDE = 10_000;

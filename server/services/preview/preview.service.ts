@@ -12,12 +12,12 @@ import { detectType, isHeifBrand, needsSniff } from '../files/detect-type';
 import { sniffFile } from '../files/sniff-cache';
 import type { HeavyWork } from '../work/heavy-work';
 import { SharedRuns } from '../work/shared-run';
-import { MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
+import { isPreviewSize, MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
 import { checkHeifSize, HEIF_NAME } from './heif';
 import { previewGate } from './preview-gate';
 import { findTools, heifCommand, limited, missingTool, noSandbox, outputCap, probeVideo, runTool, sandboxed, TOOL_TIMEOUT_MS, toolArgv, type ToolKind, type ToolPaths, type ToolSandbox } from './tool-thumbs';
 
-export { MAX_PIXELS, MAX_SIDE, MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
+export { isPreviewSize, MAX_PIXELS, MAX_SIDE, MAX_SOURCE_BYTES, type PreviewSize } from './image-render';
 
 // AVIF decodes in the image worker; HEIC/HEIF is decoded by heif-convert first (@napi-rs/image has no HEVC
 // decoder on Linux), then resized there.
@@ -90,7 +90,7 @@ export class PreviewService {
 
   /** `signal`: the request's; a client that goes away stops waiting (and the render, if nobody else waits for it). */
   async preview(actor: Actor, size: string, path: string, signal?: AbortSignal): Promise<PreviewResult> {
-    if (size !== 'thumb' && size !== 'big') throw invalid(`${size} is not a valid preview size, try thumb or big`);
+    if (!isPreviewSize(size)) throw invalid(`${size} is not a valid preview size, try thumb or big`);
     authorizePath(actor, 'download', path);
     const { real, stats } = await actor.fs.stat(path);
     const name = baseName(path);

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Resource } from '../../../server/contract/resource';
-import { publicDownloadUrl } from '../../api/public';
+import { pageConfig } from '../../api/page-config';
+import { publicDownloadUrl, publicPreviewUrl } from '../../api/public';
 import { Icon } from '../ui/icon';
 import { ShareItemList } from './item-list';
 import { childPath, ShareGallery } from './share-gallery';
@@ -40,7 +41,13 @@ export function ShareFolder({ hash, path, items, token, selected, shown, onOpenC
   useEffect(() => onOpenChange(open !== null), [open, onOpenChange]);
 
   const slides = useMemo(
-    () => images.map((i) => ({ name: i.name, src: publicDownloadUrl(hash, childPath(path, i.name), { token, inline: true }), downloadUrl: publicDownloadUrl(hash, childPath(path, i.name), { token }) })),
+    () =>
+      images.map((i) => {
+        const sub = childPath(path, i.name);
+        // The big preview where the signed-in viewer uses it (ResizePreview); the slideshow falls back to the original.
+        const original = publicDownloadUrl(hash, sub, { token, inline: true });
+        return { name: i.name, src: pageConfig.ResizePreview ? publicPreviewUrl('big', hash, sub, i.modified, token) : original, original, downloadUrl: publicDownloadUrl(hash, sub, { token }) };
+      }),
     [images, hash, path, token],
   );
   const close = () => setOpen(null);

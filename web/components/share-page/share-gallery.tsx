@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { Resource } from '../../../server/contract/resource';
-import { publicDownloadUrl } from '../../api/public';
+import { publicDownloadUrl, publicPreviewUrl } from '../../api/public';
 import { selectItem, showMore } from '../../state/public-share.state';
 import { Icon, type IconName } from '../ui/icon';
 import { formatSize } from '../ui/format';
@@ -21,8 +21,8 @@ const ICONS: Partial<Record<string, IconName>> = { image: 'fileImage', video: 'f
 export const childPath = (dir: string, name: string) => `${dir.replace(/\/$/, '')}/${name}`;
 
 /**
- * The grid view of a shared folder: images as thumbnails, other items as large icons. There is no public
- * thumbnail route, so a tile loads the image itself through the inline download, lazily (only tiles on screen).
+ * The grid view of a shared folder: images as thumbnails (the link's preview route, lazily: only tiles on screen;
+ * an image the server cannot make one of falls back to the image itself), other items as large icons.
  * A tile opens its item (images in the slideshow, other files in the viewer, folders inside the share); its
  * checkbox selects it for "download selected".
  */
@@ -39,7 +39,19 @@ export function ShareGallery({ hash, path, items, token, selected, shown, onOpen
           const isSelected = selected.includes(item.name);
           const face =
             item.type === 'image' ? (
-              <img className="share-tile__thumb" src={publicDownloadUrl(hash, sub, { token, inline: true })} alt="" loading="lazy" decoding="async" draggable={false} />
+              <img
+                className="share-tile__thumb"
+                src={publicPreviewUrl('thumb', hash, sub, item.modified, token)}
+                alt=""
+                loading="lazy"
+                decoding="async"
+                draggable={false}
+                onError={(e) => {
+                  const img = e.currentTarget;
+                  const original = publicDownloadUrl(hash, sub, { token, inline: true });
+                  if (img.src !== original) img.src = original;
+                }}
+              />
             ) : (
               <span className={item.isDir ? 'share-tile__icon is-folder' : 'share-tile__icon'}>
                 <Icon name={item.isDir ? 'folder' : (ICONS[item.type] ?? 'file')} />

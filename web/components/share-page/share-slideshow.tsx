@@ -10,6 +10,8 @@ import '../../styles/preview.css';
 export interface SlideImage {
   name: string;
   src: string;
+  /** The image itself, shown when `src` (a resized preview) cannot be made. */
+  original: string;
   downloadUrl: string;
 }
 
@@ -106,7 +108,16 @@ export function ShareSlideshow({ images, start, onClose }: { images: readonly Sl
       </div>
       <div className="share-slides__stage" {...swipe}>
         <ZoomSurface resetKey={image.src}>
-          <img className="share-slides__image" src={image.src} alt={image.name} draggable={false} data-testid="share-slide-image" />
+          <img
+            className="share-slides__image"
+            src={image.src}
+            alt={image.name}
+            draggable={false}
+            data-testid="share-slide-image"
+            onError={(e) => {
+              if (e.currentTarget.src !== image.original) e.currentTarget.src = image.original;
+            }}
+          />
         </ZoomSurface>
         {count > 1 && (
           <>
