@@ -24,7 +24,7 @@ async function fileRequest(body: Record<string, unknown> = {}) {
 async function create(hash: string, name: string, length: number, headers: Record<string, string> = {}) {
   const r = await t.req('POST', `/api/public/tus/${hash}/${name}`, { headers: { ...TUS, 'Upload-Length': String(length), ...headers } });
   const location = (r.headers.get('location') ?? '').replace(/^https?:\/\/[^/]+/, '');
-  return { status: r.status, location, at: location.split('?')[0] ?? '', text: await r.text() };
+  return { status: r.status, location, at: location.split('?')[0] ?? '', headers: r.headers, text: await r.text() };
 }
 
 const patch = (location: string, offset: number, body: BodyInit) => t.req('PATCH', location, { headers: { ...OCTETS, 'Upload-Offset': String(offset) }, raw: body as Uint8Array });
@@ -34,8 +34,10 @@ test('a resumable upload lands at its clash-free name, resumed after a cut', asy
   const data = new TextEncoder().encode('0123456789abcdefghij');
   const c = await create(hash, 'taken.bin', data.length);
   expect(c.status).toBe(201);
-  expect(c.at).toBe(`/api/public/tus/${hash}/taken%20(1).bin`);
+  // An upload-only link's visitor is never told the stored name (which would say that taken.bin is there).
+  expect(c.at).toBe(`/api/public/tus/${hash}/taken.bin`);
   expect(c.location).toMatch(/\?upload=[A-Za-z0-9_-]{32}$/);
+  expect(`${[...c.headers].join('\n')}\n${c.text}`).not.toContain('(1)');
   // The connection drops after the first 8 bytes: what arrived is kept.
   let sent = false;
   const cut = new ReadableStream<Uint8Array>({
@@ -66,13 +68,13 @@ test('two uploads of one name at once get two names; a visitor never restarts an
   const { hash } = await fileRequest();
   const [a, b] = await Promise.all([create(hash, 'same.txt', 3), create(hash, 'same.txt', 3)]);
   expect([a.status, b.status]).toEqual([201, 201]);
-  expect(new Set([a.at, b.at]).size).toBe(2);
+  expect(new Set([a.location, b.location]).size).toBe(2); // told the same name, told apart by their keys
   // A third, while both are in progress, takes a third name.
   const c = await create(hash, 'same.txt', 3);
-  expect(c.at).toBe(`/api/public/tus/${hash}/same%20(2).txt`);
+  expect([a.at, b.at, c.at]).toEqual(Array(3).fill(`/api/public/tus/${hash}/same.txt`));
   // A plain upload of that name meanwhile avoids the names being uploaded too.
   const plain = await t.req('POST', `/api/public/upload/${hash}/same.txt`, { raw: 'p' });
-  expect(((await plain.json()) as { path: string }).path).toBe('/same (3).txt');
+  expect(((await plain.json()) as { path: string }).path).toBe('/same.txt');
   for (const [loc, body] of [[a.location, 'aaa'], [b.location, 'bbb'], [c.location, 'ccc']] as const) expect((await patch(loc, 0, new TextEncoder().encode(body))).status).toBe(204);
   expect(readdirSync(join(t.root, 'bob/inbox')).sort()).toEqual(['same (1).txt', 'same (2).txt', 'same (3).txt', 'same.txt', 'taken.bin']);
 }, 30_000);
@@ -142,4 +144,31 @@ test('an upload is its sender\'s own: without its key another visitor can neithe
   const d = await create(hash, 'gone.txt', 4);
   expect((await t.req('DELETE', d.location, { headers: TUS })).status).toBe(204);
   expect(readdirSync(join(t.root, 'bob/inbox')).filter((n) => n.startsWith('.filedeck-'))).toEqual([]);
+}, 30_000);
+
+test('an upload-and-view link is told the stored name; a key reaches only its own upload\'s name', async () => {
+  const { hash } = await fileRequest({ mode: 'upload-view' });
+  const c = await create(hash, 'taken.bin', 3);
+  expect(c.at).toBe(`/api/public/tus/${hash}/taken%20(1).bin`);
+  const key = c.location.split('?')[1];
+  // The key with another name (or another folder) is no upload.
+  for (const other of ['other.bin', 'taken%20(1).txt', 'sub/taken.bin']) expect((await t.req('HEAD', `/api/public/tus/${hash}/${other}?${key}`, { headers: TUS })).status).toBe(404);
+  expect((await patch(c.location, 0, new TextEncoder().encode('abc'))).status).toBe(204);
+  expect(readFileSync(join(t.root, 'bob/inbox/taken (1).bin'), 'utf8')).toBe('abc');
+}, 30_000);
+
+test('an upload-only link: the name sent, with its key, resumes the upload stored under another name', async () => {
+  const { hash } = await fileRequest();
+  const c = await create(hash, 'taken.bin', 4);
+  expect(c.at).toBe(`/api/public/tus/${hash}/taken.bin`);
+  expect(Number((await t.req('HEAD', c.location, { headers: TUS })).headers.get('upload-offset'))).toBe(0);
+  expect((await patch(c.location, 0, new TextEncoder().encode('ab'))).status).toBe(204);
+  expect(Number((await t.req('HEAD', c.location, { headers: TUS })).headers.get('upload-offset'))).toBe(2);
+  const key = c.location.split('?')[1];
+  expect((await t.req('HEAD', `/api/public/tus/${hash}/other.bin?${key}`, { headers: TUS })).status).toBe(404);
+  const done = await patch(c.location, 2, new TextEncoder().encode('cd'));
+  expect(done.status).toBe(204);
+  expect(`${[...done.headers].join('\n')}\n${await done.text()}`).not.toContain('(1)');
+  expect(readdirSync(join(t.root, 'bob/inbox')).sort()).toEqual(['taken (1).bin', 'taken.bin']);
+  expect(readFileSync(join(t.root, 'bob/inbox/taken (1).bin'), 'utf8')).toBe('abcd');
 }, 30_000);

@@ -41,7 +41,8 @@ const pub = (kind: string, link: string, rest: string) => (_t: TestApp, v: Scena
 describe('file request uploads (plain POST)', () => {
   const rows: Scenario[] = [
     { name: 'a visitor sends a file', as: 'anon', method: 'POST', url: at('up', '/hello.txt'), raw: 'hello', status: 201, json: { path: '/hello.txt' }, disk: inbox({ 'hello.txt': 'hello' }) },
-    { name: 'a taken name gets "name (1).ext", the owner\'s file untouched', as: 'anon', method: 'POST', url: at('up', '/secret-plans.txt'), raw: 'visitor', status: 201, json: { path: '/secret-plans (1).txt' }, disk: inbox({ 'secret-plans (1).txt': 'visitor' }) },
+    { name: 'a taken name is stored as "name (1).ext", the owner\'s file untouched; an upload link is told the name it sent', as: 'anon', method: 'POST', url: at('up', '/secret-plans.txt'), raw: 'visitor', status: 201, json: { path: '/secret-plans.txt' }, excludes: '(1)', responseHeaders: { location: null }, disk: inbox({ 'secret-plans (1).txt': 'visitor' }) },
+    { name: 'an upload-and-view link is told the stored name', as: 'anon', method: 'POST', url: at('upview', '/secret-plans.txt'), raw: 'visitor', status: 201, json: { path: '/secret-plans (1).txt' }, disk: inbox({ 'secret-plans (1).txt': 'visitor' }) },
     { name: 'a folder upload makes its subfolders', as: 'anon', method: 'POST', url: at('upview', '/trip/day%201/a.txt'), raw: 'a', status: 201, json: { path: '/trip/day 1/a.txt' }, disk: inbox({ trip: '/', 'trip/day 1': '/', 'trip/day 1/a.txt': 'a' }) },
     { name: 'by slug, any case', as: 'anon', method: 'POST', url: '/api/public/upload/SEND-me-files/s.txt', raw: 's', status: 201, disk: inbox({ 's.txt': 's' }) },
     { name: 'a view link refuses uploads', as: 'anon', method: 'POST', url: at('view', '/x.txt'), raw: 'x', status: 403, disk: same },
@@ -126,8 +127,10 @@ test('two visitors sending the same name at once get two files, nothing overwrit
   const rs = await Promise.all(['one', 'two', 'three', 'four'].map(send));
   expect(rs.map((r) => r.status)).toEqual([201, 201, 201, 201]);
   const paths = (await Promise.all(rs.map((r) => r.json()))).map((j) => (j as { path: string }).path).sort();
-  expect(paths).toEqual(['/same (1).txt', '/same (2).txt', '/same (3).txt', '/same.txt']);
-  const contents = paths.map((p) => readFileSync(join(t.root, 'bob/inbox', p), 'utf8')).sort();
+  expect(paths).toEqual(Array(4).fill('/same.txt')); // an upload link is told the name it sent
+  const stored = readdirSync(join(t.root, 'bob/inbox')).filter((n) => n.startsWith('same')).sort();
+  expect(stored).toEqual(['same (1).txt', 'same (2).txt', 'same (3).txt', 'same.txt']);
+  const contents = stored.map((p) => readFileSync(join(t.root, 'bob/inbox', p), 'utf8')).sort();
   expect(contents).toEqual(['four', 'one', 'three', 'two']);
 }, 30_000);
 

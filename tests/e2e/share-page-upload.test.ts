@@ -67,7 +67,7 @@ const waitStatus = (page: Page, name: string, status: string) =>
   page.waitForSelector(`[data-testid=share-upload][data-name="${name}"][data-status=${status}]`, { timeout: 30_000 });
 
 describe('file requests on the share page', () => {
-  test('an upload-only link: drag and drop with progress, a clash gets a new name, nothing of the folder is shown', async () => {
+  test('an upload-only link: drag and drop with progress, a clash gets a new name it is not told, nothing of the folder is shown', async () => {
     const { hash } = await share('/Inbox', { mode: 'upload', upload: { maxFileSize: 40 * MiB } });
     const { context, page } = await newPage(browser);
     await page.goto(`${server.url}/share/${hash}`);
@@ -87,10 +87,13 @@ describe('file requests on the share page', () => {
     expect(seen.some((v) => v > 0 && v < 100)).toBe(true); // progress was shown part-way, not only 0 and 100
     expect(seen).toContain(100);
     expect(statSync(join(root, 'Inbox', 'big.bin')).size).toBe(24 * MiB);
-    // never overwritten: the visitor's file got the next free name, and the page says so
+    // never overwritten: the visitor's file got the next free name, which an upload-only visitor is not told
+    // (it would say that secret-plan.txt is there)
     expect(readFileSync(join(root, 'Inbox', 'secret-plan.txt'), 'utf8')).toBe('not for visitors');
     expect(readFileSync(join(root, 'Inbox', 'secret-plan (1).txt'), 'utf8')).toBe('a visitor\'s plan');
-    expect(await upload(page, 'secret-plan.txt').textContent()).toContain('Sent as secret-plan (1).txt');
+    expect(await upload(page, 'secret-plan.txt').getAttribute('data-status')).toBe('done');
+    expect(await upload(page, 'secret-plan.txt').textContent()).not.toContain('(1)');
+    expect(await page.content()).not.toContain('secret-plan (1)');
     await shot(page, 'share-upload-done');
     await expectAccessible(page, 'upload list');
     await context.close();

@@ -5,13 +5,14 @@ import { encodePath } from './resources';
 
 /**
  * A visitor's resumable upload into a file request (decision 0051): tus 1.0 under `/api/public/tus/<hash>/<path>`.
- * The POST answers with a Location that carries the final, clash-free name; every PATCH goes there. Written by
+ * The POST answers with a Location (the final, clash-free name, or on an upload-only link the name sent) and the
+ * upload's key; every PATCH goes there. Written by
  * hand rather than with tus-js-client because the share token must ride on every request's query (the visitor has
  * no login header), including the Location the server made, and because a failed chunk must resume from the
  * server's offset (HEAD), never restart.
  */
 export interface PublicUpload {
-  /** Resolves with the share-relative path the file was stored at. */
+  /** Resolves with the share-relative path the file was stored at (upload-only links: the path it was sent as). */
   done: Promise<string>;
   cancel(): void;
 }

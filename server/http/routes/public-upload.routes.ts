@@ -43,7 +43,8 @@ export function publicUploadRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) 
       const visit = visitOf(request, server, ip);
       const ps = await openShare(s, request, tusPrefix, visit.address);
       const { path, key } = await s.shareUploads.tusCreate(ps, ps.path, request.headers.get('upload-length'), visit);
-      // The key makes the upload the sender's own: HEAD, PATCH and DELETE without it are 404.
+      // The key makes the upload the sender's own (HEAD, PATCH and DELETE find it by the key; without it, 404); the
+      // path is the one the visitor may be told (an upload-only link's visitor never learns the stored name).
       const location = `${base}${tusPrefix}/${encodeURIComponent(linkName(request))}${encode(path)}${key ? `?upload=${key}` : ''}`;
       return new Response(null, { status: 201, headers: { ...TUS, Location: location, 'Access-Control-Expose-Headers': 'Location' } });
     }, { parse: 'none' })

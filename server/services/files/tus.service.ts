@@ -107,6 +107,15 @@ export class TusService {
     return (await this.store.get(this.uid(actor), keyOf(actor, path)))?.tempPath ?? null;
   }
 
+  /**
+   * This actor's registered uploads, by the path each was registered at (a file request finds a visitor's upload by
+   * its key, when the visitor was never told that path).
+   */
+  async uploadsOf(actor: Actor): Promise<{ path: string; temp: string }[]> {
+    const prefix = keyOf(actor, '');
+    return (await this.store.forUser(this.uid(actor))).filter((r) => r.path.startsWith(prefix)).map((r) => ({ path: r.path.slice(prefix.length), temp: r.tempPath }));
+  }
+
   /** HEAD: how many bytes the server has, and how many were declared. */
   async offset(actor: Actor, path: string): Promise<{ offset: number; length: number }> {
     this.guard(actor, path);

@@ -67,9 +67,12 @@ export function numberedName(name: string, n: number): string {
 export class ShareUploads {
   constructor(private readonly d: ShareUploadsDeps) {}
 
-  /** POST /api/public/upload/<hash>/<path>: stores the body; returns the share-relative path it landed at. */
-  upload(ps: PublicShare, path: string, declared: number | null, body: AsyncIterable<Uint8Array> | null, visit: Visit): Promise<string> {
-    return this.logRefusal(ps, path, visit, () => this.store(ps, path, declared, body, visit));
+  /**
+   * POST /api/public/upload/<hash>/<path>: stores the body; returns the share-relative path the visitor is told
+   * (`shownPath`: where it landed, or on an `upload` link the name it was sent as).
+   */
+  async upload(ps: PublicShare, path: string, declared: number | null, body: AsyncIterable<Uint8Array> | null, visit: Visit): Promise<string> {
+    return shownPath(ps, path, await this.logRefusal(ps, path, visit, () => this.store(ps, path, declared, body, visit)));
   }
 
   /** A refusal by the link's limits, mode or the owner's quota is a `refused` line of the link's log (floods are not). */
@@ -114,35 +117,40 @@ export class ShareUploads {
   }
 
   /**
-   * tus POST under /api/public/tus/<hash>/<path>: registers the upload at a clash-free name, returned with the
-   * upload's key. Visitors of one link are strangers to each other: HEAD, PATCH and DELETE of an upload need its key
-   * (`tusOffset`, `tusAppend`, `tusCancel`), so nobody but its sender can append to, read the offset of, or cancel it.
+   * tus POST under /api/public/tus/<hash>/<path>: registers the upload at a clash-free name and returns the path for
+   * its Location (`shownPath`) with the upload's key. Visitors of one link are strangers to each other: HEAD, PATCH
+   * and DELETE of an upload are found by its key (`ownUpload`), so nobody but its sender can append to, read the
+   * offset of, or cancel it, and an `upload` visitor's Location need not carry the name it really has.
    */
   tusCreate(ps: PublicShare, path: string, lengthHeader: string | null, visit: Visit): Promise<{ path: string; key: string }> {
     return this.logRefusal(ps, path, visit, async () => {
       const at = await this.register(ps, path, lengthHeader, visit);
       const temp = await this.d.tus.tempOf(ps.actor, at);
       // A zero-length upload is complete at once: it has no row, and nothing more may be sent to it.
-      return { path: at, key: temp ? uploadKey(temp) : '' };
+      return { path: shownPath(ps, path, at), key: temp ? uploadKey(temp) : '' };
     });
   }
 
   /** tus HEAD: the offset of the visitor's own upload (404 without its key, as for no upload at all). */
   async tusOffset(ps: PublicShare, path: string, key: string | null): Promise<{ offset: number; length: number }> {
-    await this.ownUpload(ps, path, key);
-    return this.d.tus.offset(ps.actor, path);
+    return this.d.tus.offset(ps.actor, await this.ownUpload(ps, path, key));
   }
 
   /** tus DELETE: abandons the visitor's own upload. */
   async tusCancel(ps: PublicShare, path: string, key: string | null): Promise<void> {
-    await this.ownUpload(ps, path, key);
-    await this.d.tus.cancel(ps.actor, path);
+    await this.d.tus.cancel(ps.actor, await this.ownUpload(ps, path, key));
   }
 
-  private async ownUpload(ps: PublicShare, path: string, key: string | null): Promise<void> {
+  /**
+   * The path the visitor's upload was registered at, found by its key among the link's uploads: the asked path
+   * itself, or (the name the visitor sent on an `upload` link) a numbered name of it in the same folder. 404 when
+   * the key is missing or names no upload of this path, as for no upload at all.
+   */
+  private async ownUpload(ps: PublicShare, path: string, key: string | null): Promise<string> {
     authorizePath(ps.actor, 'create', path);
-    const temp = await this.d.tus.tempOf(ps.actor, path);
-    if (!temp || !key || !sameKey(uploadKey(temp), key)) throw notFound();
+    if (!key) throw notFound();
+    for (const u of await this.d.tus.uploadsOf(ps.actor)) if (sameKey(uploadKey(u.temp), key) && sentAs(path, u.path)) return u.path;
+    throw notFound();
   }
 
   private async register(ps: PublicShare, path: string, lengthHeader: string | null, visit: Visit): Promise<string> {
@@ -164,8 +172,8 @@ export class ShareUploads {
   /** tus PATCH: the bytes; on the last one the file is taken from the link's limits and lands. */
   tusAppend(ps: PublicShare, path: string, key: string | null, offset: string | null, type: string | null, body: AsyncIterable<Uint8Array> | null, visit: Visit): Promise<number> {
     return this.logRefusal(ps, path, visit, async () => {
-      await this.ownUpload(ps, path, key);
-      return this.d.tus.append(ps.actor, path, offset, type, body, this.gate(ps, visit));
+      const at = await this.ownUpload(ps, path, key);
+      return this.d.tus.append(ps.actor, at, offset, type, body, this.gate(ps, visit));
     });
   }
 
@@ -232,6 +240,23 @@ export class ShareUploads {
     this.d.webhooks.arrived({ hash: row.hash, name, url: v.webhookUrl, secret: v.webhookSecret }, { path, size: bytes });
     await this.d.audit?.record({ userId: null, userName: '', address: visit.address }, 'share.used', row.hash, { upload: path, bytes, owner: row.userId });
   }
+}
+
+/**
+ * What a visitor is told of where a file went: an `upload` link's visitor may not learn what the folder holds, so a
+ * clash-free "name (1).ext" (which says that "name.ext" is there) is never shown: the answer is the name sent. An
+ * `upload-view` visitor sees the folder anyway and is told the name the file has.
+ */
+export function shownPath(ps: Pick<PublicShare, 'mode'>, asked: string, stored: string): string {
+  return ps.mode === 'upload' ? asked : stored;
+}
+
+/** Whether `stored` is `asked` or one of its numbered names in the same folder (numberedName). */
+export function sentAs(asked: string, stored: string): boolean {
+  if (stored === asked) return true;
+  if (parentOf(stored) !== parentOf(asked)) return false;
+  const n = / \((\d{1,4})\)(?:\.[^.]*)?$/.exec(baseName(stored))?.[1];
+  return n !== undefined && numberedName(baseName(asked), Number(n)) === baseName(stored);
 }
 
 /** Why the link's counters refused a file: its count (403) or its bytes (413). */
