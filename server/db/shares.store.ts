@@ -67,6 +67,11 @@ const fromRow = (r: Raw): ShareRow => ({
 export class SharesStore {
   constructor(private readonly db: Sql) {}
 
+  /** Runs `fn` as one transaction: this store bound to it, and `tx` for the other stores of a link (log, notifications). */
+  transaction<T>(fn: (shares: SharesStore, tx: Sql) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(new SharesStore(tx), tx));
+  }
+
   async all(): Promise<ShareRow[]> {
     return (await this.db.all<Raw>(`${SELECT} ORDER BY user_id, path`)).map(fromRow);
   }

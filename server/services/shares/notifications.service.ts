@@ -34,11 +34,6 @@ export class NotificationsService {
     await this.store.markRead(id, [...new Set(ids as number[])]);
   }
 
-  /** Notifications follow a regenerated link. */
-  rehash(from: string, to: string): Promise<void> {
-    return this.store.rehash(from, to);
-  }
-
   private userId(actor: Actor): number {
     if (!actor.user) throw forbidden();
     return actor.user.id;

@@ -82,10 +82,6 @@ export class ShareAccessLog {
     return this.store.sweep();
   }
 
-  rehash(from: string, to: string): Promise<void> {
-    return this.store.rehash(from, to);
-  }
-
   forget(hash: string): Promise<void> {
     return this.store.forget(hash);
   }

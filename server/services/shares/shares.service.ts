@@ -4,6 +4,8 @@ import type { Rule } from '../../contract/user';
 import { exists, forbidden, invalid, notFound, unauthorized } from '../../core/errors';
 import type { ShareRow, SharesStore, ShareSettingsRow } from '../../db/shares.store';
 import { NO_SETTINGS } from '../../db/shares.store';
+import { ShareAccessStore } from '../../db/share-access.store';
+import { NotificationsStore } from '../../db/notifications.store';
 import type { UsersStore } from '../../db/users.store';
 import { identityOf } from '../../fs/file-identity';
 import { baseName } from '../../fs/virtual-path';
@@ -211,9 +213,12 @@ export class SharesService {
   async regenerate(actor: Actor, name: string): Promise<Share> {
     const row = await this.owned(actor, name);
     const hash = await freshHash(this.d.store);
-    if (!(await this.d.store.rehash(row.hash, hash))) throw notFound();
-    await this.d.accessLog.rehash(row.hash, hash);
-    await this.d.notifications?.rehash(row.hash, hash);
+    // One transaction: the link, its log lines and its owner's notifications follow together or not at all.
+    await this.d.store.transaction(async (shares, tx) => {
+      if (!(await shares.rehash(row.hash, hash))) throw notFound();
+      await new ShareAccessStore(tx).rehash(row.hash, hash);
+      await new NotificationsStore(tx).rehash(row.hash, hash);
+    });
     await this.d.audit?.record(actor, 'share.update', hash, { path: row.path, regenerated: true, from: row.hash });
     return publicShare({ ...row, hash, v2: { ...settingsOf(row), slug: '' } });
   }
