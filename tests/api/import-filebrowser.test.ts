@@ -216,6 +216,25 @@ describe('filebrowser import: dry run, second run, conflicts, all or nothing', (
     }
   });
 
+  test('a hash that is, case-folded, the slug of a link here is a conflict: reported and skipped, the link kept', async () => {
+    const t = await makeTestApp();
+    try {
+      await renameTestAdmin(t);
+      createShareTargets(t, await load());
+      mkdirSync(join(t.root, 'mine'), { recursive: true });
+      await t.s.stores.shares.insert({ hash: 'existing-link-1', path: '/mine', userId: 1, expire: 0, passwordHash: '', token: '', target: '', targetId: '' });
+      await t.s.db.run('UPDATE shares SET slug = ? WHERE hash = ?', 'stuos7kz', 'existing-link-1');
+      const { plan } = await runImport(t, await load());
+      expect(plan.shares.find((s) => s.hash === 'STUOS7kz')).toMatchObject({ action: 'conflict', reason: expect.stringContaining('slug "stuos7kz"') });
+      expect(plan.shares.filter((s) => s.hash !== 'STUOS7kz').map((s) => s.action)).toEqual(['create', 'create']);
+      expect(await t.s.stores.shares.byHash('STUOS7kz')).toBeNull();
+      expect((await t.s.stores.shares.bySlug('stuos7kz'))!.hash).toBe('existing-link-1');
+      expect((await t.s.stores.shares.byHash('LInS1TVj'))!.target).not.toBe('');
+    } finally {
+      await t.close();
+    }
+  });
+
   test('a failure inside the transaction leaves nothing: no user, link, setting or new folder', async () => {
     const t = await makeTestApp();
     try {

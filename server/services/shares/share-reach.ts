@@ -50,11 +50,11 @@ export async function reachOf(d: ReachDeps, row: ShareRow): Promise<Reach> {
     return stopped('missing'); // the owner's scope folder is not there (a disk not mounted?)
   }
   if (!row.target) {
-    const found = await scopeFs.stat(row.path).catch((e: unknown) => asAppError(e));
+    const found = await pinTarget(ownerActor, row.path).catch((e: unknown) => asAppError(e));
     if (found instanceof AppError) return stopped(found.code === 'FORBIDDEN' ? 'unreachable' : 'missing', found);
-    const pinned = { ...row, target: found.real, targetId: identityOf(found.stats) };
+    const pinned = { ...row, target: found.target, targetId: found.targetId };
     await d.store.pin(row.hash, row.path, pinned.target, pinned.targetId);
-    return readable(ownerActor, pinned, found.stats.isDirectory());
+    return readable(ownerActor, pinned, found.isDir);
   }
   // A trashed item's links wait in the trash with it: 404 now, working again when it is restored.
   if (inTrash(row.target)) return stopped('trashed');
@@ -66,6 +66,24 @@ export async function reachOf(d: ReachDeps, row: ShareRow): Promise<Reach> {
   if (found.real !== row.target || identityOf(found.stats) !== row.targetId) return stopped('missing');
   if (path !== row.path) await d.store.pin(row.hash, path, row.target, row.targetId);
   return readable(ownerActor, { ...row, path }, found.stats.isDirectory());
+}
+
+/** What a link pins of its item: the real location and the identity of what is there now. */
+export interface Pinned {
+  target: string;
+  targetId: string;
+  isDir: boolean;
+}
+
+/**
+ * THE pinning of a link to its item, for every way a link is made or first found (SharesService.create, the
+ * filebrowser import's planner, links made before pinning, in reachOf): the item at `path` as `actor` reaches it
+ * (scope, rules of its file system, symlinks), by its real location and identity. Throws as the stat does: 404 when
+ * missing, 403 when the path leaves the scope.
+ */
+export async function pinTarget(actor: Actor, path: string): Promise<Pinned> {
+  const { real, stats } = await actor.fs.stat(path);
+  return { target: real, targetId: identityOf(stats), isDir: stats.isDirectory() };
 }
 
 /** The owner's rules on the shared item's path (403, the link kept: a later change may lift it). */

@@ -7,7 +7,6 @@ import { NO_SETTINGS } from '../../db/shares.store';
 import { ShareAccessStore } from '../../db/share-access.store';
 import { NotificationsStore } from '../../db/notifications.store';
 import type { UsersStore } from '../../db/users.store';
-import { identityOf } from '../../fs/file-identity';
 import { baseName } from '../../fs/virtual-path';
 import type { Actor } from '../actor';
 import { inReach, authorizePath } from '../policy/file-policy';
@@ -15,10 +14,11 @@ import { hashPassword, verifyPassword } from '../auth/password-policy';
 import { shareLimits } from '../auth/limits';
 import type { RateLimiter } from '../auth/rate-limiter';
 import type { AuditService } from '../audit/audit.service';
-import { reachOf, type Reach } from './share-reach';
+import { pinTarget, reachOf, type Reach } from './share-reach';
 import { visitorActor, type PublicShare } from './share-visitor';
 
 export type { PublicShare } from './share-visitor';
+export { pinTarget, type Pinned } from './share-reach';
 import { checkChange, MAX_PASSWORD_BYTES, settingsOf, v2Fields } from './share-settings';
 import { maybeSlug } from './share-slugs';
 import { freshHash, randomText, slugSafe } from './share-hashes';
@@ -149,12 +149,12 @@ export class SharesService {
     if (!actor.user) throw forbidden();
     authorizePath(actor, 'share', path);
     // The link pins what it shares: its real location and identity (404 when missing, 403 when a link leaves the scope).
-    const { real, stats } = await actor.fs.stat(path);
+    const pinned = await pinTarget(actor, path);
     const now = Math.floor(Date.now() / 1000);
     const c = checkChange({ ...body, expires: body.expires ?? '' }, now);
     const password = c.password ?? '';
     const v2: ShareSettingsRow = { ...NO_SETTINGS, ...c.settings };
-    if (v2.mode !== 'view' && !stats.isDirectory()) throw invalid('upload modes are for folder links only');
+    if (v2.mode !== 'view' && !pinned.isDir) throw invalid('upload modes are for folder links only');
     if (v2.webhookUrl) v2.webhookSecret = randomText(24);
     const hash = await freshHash(this.d.store);
     if (v2.slug && (await this.d.store.nameTaken(v2.slug, hash))) throw exists('that slug is taken');
@@ -162,7 +162,7 @@ export class SharesService {
       hash, path, userId: actor.user.id, expire: c.expire ?? 0,
       passwordHash: password ? await hashPassword(password) : '',
       token: password ? randomText(96) : '',
-      target: real, targetId: identityOf(stats), v2,
+      target: pinned.target, targetId: pinned.targetId, v2,
     };
     await slugSafe(() => this.d.store.insert(row));
     await this.d.audit?.record(actor, 'share.create', row.hash, { path, owner: actor.user.username, expire: row.expire, password: !!password, mode: v2.mode, ...(v2.slug ? { slug: v2.slug } : {}) });

@@ -2,10 +2,11 @@ import type { Rule, StoredUser } from '../../../contract/user';
 import { AppError } from '../../../core/errors';
 import type { SharesStore } from '../../../db/shares.store';
 import type { UsersStore } from '../../../db/users.store';
-import { identityOf } from '../../../fs/file-identity';
 import { toVirtualPath } from '../../../fs/virtual-path';
 import { actorFor } from '../../actor';
 import type { UsersService } from '../../users/users.service';
+import { pinTarget } from '../../shares/shares.service';
+import { settingsOf } from '../../shares/share-settings';
 import type { FilebrowserDump } from './fb-dump';
 import { mapUser } from './fb-user-map';
 import { canonical, type ShareReach, type SharePlan, type UserPlan } from './import-plan';
@@ -73,12 +74,12 @@ function ownerRecord(u: UserPlan): StoredUser | null {
   return null;
 }
 
-/** Finds the shared item as its owner would (scope, rules, symlinks) and pins the link to it, as SharesService.create does. */
+/** Finds the shared item as its owner would (scope, rules, symlinks) and pins the link to it: SharesService's pinTarget. */
 async function pin(d: PlannerDeps, owner: StoredUser, path: string, rules: readonly Rule[]): Promise<{ reach: ShareReach; target: string; targetId: string }> {
   try {
     const actor = actorFor(owner, { root: d.root, globalRules: rules, followExternalSymlinks: d.followExternalSymlinks });
-    const { real, stats } = await actor.fs.stat(path);
-    return { reach: 'ok', target: real, targetId: identityOf(stats) };
+    const { target, targetId } = await pinTarget(actor, path);
+    return { reach: 'ok', target, targetId };
   } catch (e) {
     return { reach: e instanceof AppError && e.code === 'FORBIDDEN' ? 'unreachable' : 'missing', target: '', targetId: '' };
   }
@@ -87,7 +88,11 @@ async function pin(d: PlannerDeps, owner: StoredUser, path: string, rules: reado
 /** Links: expired, orphaned and unusable ones skipped with the reason; the rest pinned, or reported missing. */
 export async function planShares(d: PlannerDeps, dump: FilebrowserDump, users: UserPlan[], rules: readonly Rule[], now: number): Promise<SharePlan[]> {
   const byId = new Map(users.map((u) => [u.fbId, u]));
-  const here = new Map((await d.shareStore.all()).map((s) => [s.hash, s]));
+  const all = await d.shareStore.all();
+  const here = new Map(all.map((s) => [s.hash, s]));
+  // Slugs are unique among slugs and hashes, case-folded (decision 0051): a hash that is a link's slug here would
+  // take that link's URL.
+  const slugs = new Map(all.filter((s) => settingsOf(s).slug).map((s) => [settingsOf(s).slug, s.hash] as const));
   const out: SharePlan[] = [];
   for (const { key, value: s } of dump.shares) {
     const hash = typeof s.hash === 'string' && s.hash ? s.hash : key;
@@ -111,6 +116,12 @@ export async function planShares(d: PlannerDeps, dump: FilebrowserDump, users: U
     const passwordHash = s.password_hash ?? '';
     const token = passwordHash ? s.token ?? '' : '';
     const existing = here.get(hash);
+    const slugOf = slugs.get(hash.toLowerCase());
+    if (slugOf !== undefined && slugOf !== hash) {
+      plan.action = 'conflict';
+      plan.reason = `the link ${slugOf} here has the slug "${hash.toLowerCase()}": left alone`;
+      continue;
+    }
     if (existing) {
       const same = existing.userId === owner!.existing?.id && existing.path === path && existing.expire === expire && existing.passwordHash === passwordHash && existing.token === token;
       plan.action = same ? 'unchanged' : 'conflict';
