@@ -158,20 +158,24 @@ export class UsersService {
     if (p.wantsHome) await this.refuseOverlappingHome(users, p.user.scope, 0);
   }
 
-  /** Inserts a prepared user through `users` (a store bound to the caller's transaction), checks first; the new id. */
-  async insertPrepared(users: UsersStore, p: PreparedUser): Promise<number> {
+  /**
+   * Inserts a prepared user through `users` (a store bound to the caller's transaction), checks first; the new id.
+   * `id`: the id to give it (`users import` keeps an export's ids when free).
+   */
+  async insertPrepared(users: UsersStore, p: PreparedUser, id?: number): Promise<number> {
     await this.creationChecks(users, p); // again, atomically with the insert
-    return users.insert(p.user);
+    return users.insert(p.user, id);
   }
 
   /**
    * Replaces an existing user's record with a prepared one inside the caller's transaction (an import with
-   * --merge): username and id stay, the user's sessions end as after any permission or password change.
+   * --merge, `users import --overwrite`): the id stays, and the username unless `name` is 'given' (an export's
+   * record matched by id carries its name); the user's sessions end as after any permission or password change.
    */
-  async replacePrepared(users: UsersStore, tx: Sql, id: number, p: PreparedUser): Promise<void> {
+  async replacePrepared(users: UsersStore, tx: Sql, id: number, p: PreparedUser, name: 'kept' | 'given' = 'kept'): Promise<void> {
     const current = await users.byId(id);
     if (!current) throw notFound(`user ${id} is gone`);
-    await users.update({ ...current, ...p.user, username: current.username, id });
+    await users.update({ ...current, ...p.user, username: name === 'given' ? p.user.username : current.username, id });
     await this.d.sessions.with(tx).deleteForUser(id);
   }
 
@@ -343,34 +347,43 @@ export class UsersService {
     await this.d.audit?.record(actor, 'user.delete', name, { id, ...(gone ?? {}) });
   }
 
-  /** Replaces or merges users from an export; ids kept when free, hashes kept as they are. */
+  /**
+   * Replaces or merges users from an export; ids kept when free, hashes kept as they are. Through the one creation
+   * path: each record is prepared (prepare: the defaults template, validation), then inserted (insertPrepared) or,
+   * with --overwrite, laid over the existing user (replacePrepared) in one transaction; --replace first deletes
+   * every user in that transaction. A record without a scope gets "/" (an export's scopes are explicit), and its
+   * permissions are its own (missing ones false), as `users import` always did.
+   */
   async import(list: unknown, opts: { overwrite?: boolean; replace?: boolean; by?: Actor; file?: string }): Promise<number> {
     if (!Array.isArray(list)) throw invalid('the file must hold a list of users');
-    const prepared = list.map((raw, i) => {
+    const prepared: { id: number | undefined; p: PreparedUser }[] = [];
+    for (const [i, raw] of list.entries()) {
       if (!raw || typeof raw !== 'object') throw invalid(`user #${i + 1} is not an object`);
       const r = raw as Record<string, unknown>;
       const username = checkUsername(r.username);
       const hash = String(r.password ?? '');
       if (!/^\$2[aby]\$\d\d\$/.test(hash)) throw invalid(`user "${username}": password must be a bcrypt hash`);
-      const fields = normaliseUserFields(r, `users[${i}]`);
-      return { id: typeof r.id === 'number' ? r.id : undefined, user: { ...this.d.settings.get().defaults, rules: [], ...fields, scope: fields.scope ?? '/', username, password: hash } as Omit<User, 'id'> };
-    });
-    if (!prepared.some((p) => p.user.perm.admin) && opts.replace) throw invalid('the imported users must include an admin');
-    for (const p of prepared) await this.ensureScope(p.user.scope); // folders before rows, as in create()
-    await this.d.users.transaction(async (users, tx) => {
-      if (opts.replace) for (const u of await users.all()) await users.delete(u.id);
-      for (const p of prepared) {
-        const existing = (p.id !== undefined && (await users.byId(p.id))) || (await users.byUsername(p.user.username));
-        if (existing) {
-          if (!opts.overwrite) throw exists(`user "${p.user.username}" (id ${existing.id}) already exists; use --overwrite`);
-          await users.update({ ...p.user, id: existing.id });
-          await this.d.sessions.with(tx).deleteForUser(existing.id);
-        } else await users.insert(p.user, p.id);
-      }
-      if ((await users.countAdmins()) === 0) throw invalid('the import would leave no admin');
-    });
-    for (const p of prepared) await this.onScopeChanged((await this.d.users.byUsername(p.user.username))!.id);
-    await this.d.audit?.record(opts.by ?? systemActor, 'users.import', opts.file ?? '', { count: prepared.length, users: prepared.map((p) => p.user.username).slice(0, 100), overwrite: !!opts.overwrite, replace: !!opts.replace });
+      const fields = normaliseUserFields(r, `users[${i}]`); // checked here first, for messages naming the record
+      const p = await this.prepare({ ...r, ...fields, scope: fields.scope ?? '/', username, password: hash }, { passwordIsHash: true });
+      prepared.push({ id: typeof r.id === 'number' ? r.id : undefined, p });
+    }
+    if (!prepared.some(({ p }) => p.user.perm.admin) && opts.replace) throw invalid('the imported users must include an admin');
+    // Folders before rows, as in create(); made by this call and the transaction failing: removed again.
+    await this.withScopeFolders(prepared.map(({ p }) => p.user.scope), () =>
+      this.d.users.transaction(async (users, tx) => {
+        if (opts.replace) for (const u of await users.all()) await users.delete(u.id);
+        for (const { id, p } of prepared) {
+          const existing = (id !== undefined && (await users.byId(id))) || (await users.byUsername(p.user.username));
+          if (existing) {
+            if (!opts.overwrite) throw exists(`user "${p.user.username}" (id ${existing.id}) already exists; use --overwrite`);
+            await this.replacePrepared(users, tx, existing.id, p, 'given');
+          } else await this.insertPrepared(users, p, id);
+        }
+        if ((await users.countAdmins()) === 0) throw invalid('the import would leave no admin');
+      }),
+    );
+    for (const { p } of prepared) await this.onScopeChanged((await this.d.users.byUsername(p.user.username))!.id);
+    await this.d.audit?.record(opts.by ?? systemActor, 'users.import', opts.file ?? '', { count: prepared.length, users: prepared.map(({ p }) => p.user.username).slice(0, 100), overwrite: !!opts.overwrite, replace: !!opts.replace });
     return prepared.length;
   }
 
