@@ -207,8 +207,14 @@ describe('cli rules, cmds, shares, misc', () => {
     expect(ls.stdout).toContain('AbCdEfGh12');
     expect(ls.stdout).toContain('alice');
     const json = await fd('shares', 'ls', '--json', '--user', 'alice');
-    expect(JSON.parse(json.stdout)).toEqual([{ hash: 'AbCdEfGh12', path: '/alice/doc.txt', userID: 2, expire: 0, hasPassword: true, username: 'alice', state: 'ok' }]);
-    expect(json.stdout).not.toContain('secret');
+    const listed = JSON.parse(json.stdout);
+    expect(listed).toHaveLength(1);
+    // The reference's fields as they were, then the v2 fields of a link made before them (decision 0051).
+    expect(listed[0]).toMatchObject({ hash: 'AbCdEfGh12', path: '/alice/doc.txt', userID: 2, expire: 0, hasPassword: true, username: 'alice', state: 'ok', mode: 'view', slug: '', disabled: false, maxDownloads: 0 });
+    expect(json.stdout).not.toContain('tok-secret');
+    expect(json.stdout).not.toContain('secrethash');
+    expect(Object.keys(listed[0])).not.toContain('token');
+    expect(Object.keys(listed[0])).not.toContain('passwordHash');
     expect((await fd('shares', 'rm', 'AbCdEfGh12')).code).toBe(0);
     expect((await fd('shares', 'rm', 'AbCdEfGh12')).code).toBe(1);
   });
