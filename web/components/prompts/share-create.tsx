@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_SHARE_DURATION, SHARE_UNITS, type NewShare, type ShareUnit } from '../../api/shares';
+import { MAX_SHARE_DURATION, type NewShare } from '../../api/shares';
 import { PromptButton, PromptFrame } from './prompt-frame';
 import { draftOf, draftProblems, optionsChange, type ShareDraft } from './share-draft';
+import { ShareDurationFields } from './share-duration-fields';
 import { ShareOptions } from './share-options';
 
 /**
@@ -39,35 +40,7 @@ export function ShareCreate({ name, isDir, onCreate, onCancel }: { name: string;
       }
     >
       <p className="prompt__subject">{name}</p>
-      <div className="share__duration">
-        <label className="field">
-          <span className="field__label">{t('prompts.duration')}</span>
-          <input
-            className="input"
-            type="number"
-            name="duration"
-            min={1}
-            max={MAX_SHARE_DURATION}
-            step={1}
-            inputMode="numeric"
-            value={draft.duration}
-            aria-invalid={bad.includes('duration') || undefined}
-            onChange={(e) => set('duration', e.target.value)}
-            placeholder={t('prompts.permanent')}
-            data-testid="share-duration"
-          />
-        </label>
-        <label className="field">
-          <span className="field__label">{t('prompts.unit')}</span>
-          <select className="input" name="unit" value={draft.unit} onChange={(e) => set('unit', e.target.value as ShareUnit)} data-testid="share-unit">
-            {SHARE_UNITS.map((u) => (
-              <option key={u} value={u}>
-                {t(`prompts.units.${u}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <ShareDurationFields draft={draft} set={set} bad={bad.includes('duration')} placeholder={t('prompts.permanent')} />
       <p className="prompt__hint">{t('prompts.durationHint')}</p>
       <label className="field">
         <span className="field__label">{t('prompts.optionalPassword')}</span>

@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Share } from '../../../server/contract/share';
 import { saveLink } from '../../actions/share-edit';
-import { MAX_SHARE_DURATION, SHARE_UNITS, type ShareUnit } from '../../api/shares';
 import { isApiError } from '../../api/client';
+import { MAX_SHARE_DURATION } from '../../api/shares';
 import { RelativeTime } from '../ui/relative-time';
 import { PromptButton, PromptFrame } from './prompt-frame';
 import { draftOf, draftProblems, editChange, type ShareDraft } from './share-draft';
+import { ShareDurationFields } from './share-duration-fields';
 import { ShareOptions } from './share-options';
 
 /** The lifetime choice of an edit: keep, never, or a new count of units from now. */
@@ -22,24 +23,7 @@ function Expiry({ share, draft, set, bad }: { share: Share; draft: ShareDraft; s
         <option value="never">{t('shareEdit.expiryNever')}</option>
         <option value="set">{t('shareEdit.expirySet')}</option>
       </select>
-      {draft.expiry === 'set' && (
-        <div className="share__duration">
-          <label className="field">
-            <span className="field__label">{t('prompts.duration')}</span>
-            <input className="input" type="number" name="duration" min={1} max={MAX_SHARE_DURATION} step={1} inputMode="numeric" value={draft.duration} aria-invalid={bad || undefined} onChange={(e) => set('duration', e.target.value)} data-testid="share-duration" />
-          </label>
-          <label className="field">
-            <span className="field__label">{t('prompts.unit')}</span>
-            <select className="input" name="unit" value={draft.unit} onChange={(e) => set('unit', e.target.value as ShareUnit)} data-testid="share-unit">
-              {SHARE_UNITS.map((u) => (
-                <option key={u} value={u}>
-                  {t(`prompts.units.${u}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
-      )}
+      {draft.expiry === 'set' && <ShareDurationFields draft={draft} set={set} bad={bad} />}
     </fieldset>
   );
 }

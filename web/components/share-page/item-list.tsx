@@ -10,18 +10,24 @@ import { formatExact, formatRelative, formatSize } from '../ui/format';
 import { ExtraIcon } from './icons';
 import { viewable } from './share-file-view';
 
-interface Props {
+/** What every view of a shared folder is given: the link, where in it, its items, and the visitor's selection. */
+export interface ShareItemsProps {
   hash: string;
   /** Decoded folder path inside the share. */
   path: string;
   items: readonly Resource[];
   token?: string;
   selected: readonly string[];
+  /** How many items are shown (the page grows it by SHARE_PAGE_STEP). */
   shown: number;
+}
+
+interface Props extends ShareItemsProps {
   onPreview: (item: Resource) => void;
 }
 
-const childPath = (dir: string, name: string) => `${dir.replace(/\/$/, '')}/${name}`;
+/** The path of `name` in the share folder `dir`. */
+export const childPath = (dir: string, name: string) => `${dir.replace(/\/$/, '')}/${name}`;
 
 /** In-app route of a folder inside the share. */
 export const shareRoute = (hash: string, path: string) =>

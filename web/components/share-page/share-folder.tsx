@@ -4,19 +4,13 @@ import type { Resource } from '../../../server/contract/resource';
 import { pageConfig } from '../../api/page-config';
 import { publicDownloadUrl, publicPreviewUrl } from '../../api/public';
 import { Icon } from '../ui/icon';
-import { ShareItemList } from './item-list';
-import { childPath, ShareGallery } from './share-gallery';
+import { childPath, ShareItemList, type ShareItemsProps } from './item-list';
+import { ShareGallery } from './share-gallery';
 import { subtitlesFor } from './share-file-view';
 import { ShareSlideshow } from './share-slideshow';
 import { ShareViewerDialog } from './share-viewer-dialog';
 
-interface Props {
-  hash: string;
-  path: string;
-  items: readonly Resource[];
-  token?: string;
-  selected: readonly string[];
-  shown: number;
+interface Props extends ShareItemsProps {
   /** Tells the page whether something is open over it (its own Esc then waits). */
   onOpenChange: (open: boolean) => void;
 }

@@ -5,20 +5,13 @@ import { publicDownloadUrl, publicPreviewUrl } from '../../api/public';
 import { selectItem, showMore } from '../../state/public-share.state';
 import { Icon, type IconName } from '../ui/icon';
 import { formatSize } from '../ui/format';
-import { shareRoute } from './item-list';
+import { childPath, shareRoute, type ShareItemsProps } from './item-list';
 
-interface Props {
-  hash: string;
-  path: string;
-  items: readonly Resource[];
-  token?: string;
-  selected: readonly string[];
-  shown: number;
+interface Props extends ShareItemsProps {
   onOpen: (item: Resource) => void;
 }
 
 const ICONS: Partial<Record<string, IconName>> = { image: 'fileImage', video: 'fileVideo', audio: 'fileAudio', pdf: 'filePdf', text: 'fileText', textImmutable: 'fileText' };
-export const childPath = (dir: string, name: string) => `${dir.replace(/\/$/, '')}/${name}`;
 
 /**
  * The grid view of a shared folder: images as thumbnails (the link's preview route, lazily: only tiles on screen;
