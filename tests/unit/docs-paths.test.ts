@@ -129,3 +129,14 @@ describe('docs name only what exists', () => {
       expect(problems).toEqual([]);
     });
 });
+
+describe('the decisions index', () => {
+  test('docs/decisions/README.md lists every decision file, by its own title', () => {
+    const dir = join(ROOT, 'docs/decisions');
+    const index = readFileSync(join(dir, 'README.md'), 'utf8');
+    const missing = readdirSync(dir)
+      .filter((f) => /^\d{4}-.*\.md$/.test(f))
+      .filter((f) => !index.includes(`](${f})`));
+    expect(missing).toEqual([]);
+  });
+});
