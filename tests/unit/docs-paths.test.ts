@@ -131,7 +131,7 @@ describe('docs name only what exists', () => {
 });
 
 describe('the decisions index', () => {
-  test('docs/decisions/README.md lists every decision file, by its own title', () => {
+  test('docs/decisions/README.md links every decision file', () => {
     const dir = join(ROOT, 'docs/decisions');
     const index = readFileSync(join(dir, 'README.md'), 'utf8');
     const missing = readdirSync(dir)
