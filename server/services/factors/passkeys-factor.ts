@@ -16,7 +16,10 @@ const TIMEOUT_MS = 120_000;
  * server's start-up (~0.28 s from sources) and stays in memory in every process that never sees a passkey (issue 39).
  */
 let lib: Promise<typeof import('@simplewebauthn/server')> | null = null;
-const webauthn = () => (lib ??= import('@simplewebauthn/server'));
+// The Reflect polyfill first: in the compiled binary a lazily loaded @simplewebauthn/server evaluated tsyringe (under
+// @peculiar/x509) before the polyfill its own helpers import, and every ceremony failed with "tsyringe requires a
+// reflect polyfill" (500). Loaded eagerly, as before, the order happened to be right.
+const webauthn = () => (lib ??= import('reflect-metadata').then(() => import('@simplewebauthn/server')));
 
 /** The WebAuthn user handle: opaque, stable per account (account ids are never reused). */
 export const userHandleOf = (userId: number) => Buffer.from(`filedeck:${userId}`).toString('base64url');
