@@ -5,8 +5,10 @@
  * alternating, and the median is kept; the peak resident memory of each server during the figure is shown too.
  * Ratio = ours / rclone's time (at most 1.00: ours at least as fast); each server's CPU time per figure (median) is shown
  * too, a figure less moved than wall time by other work on a shared machine. The data is real random bytes, never sparse.
- * Here (2 cores, shared with other work), two runs: PUT 0.91 / 0.66, GET 0.66 / 1.06, PROPFIND 0.96 / 0.65; peak RSS
- * ~220 MiB ours vs ~80–100 MiB rclone's, flat across 1 GiB.
+ * Here (2 cores, a quiet machine, 2026-12-02), two runs: GET 0.77 / 0.81 (CPU 590 / 840 and 630 / 890 ms),
+ * PROPFIND 0.71 / 0.59; PUT 0.70 / 0.72 while the disk kept 280 MB/s with sync, 2.57 / 2.46 once the VM's disk was
+ * throttled to ~95 MB/s: a PUT is answered only once on stable storage, rclone's is not synced. Peak RSS ~200 MiB
+ * ours vs ~70–100 MiB rclone's, flat across 1 GiB.
  * Usage: FILEDECK_BIN=/path/to/filedeck bun scripts/bench/dav.bench.ts  (BENCH_DIR: where the data goes)
  */
 import { spawn, type Subprocess } from 'bun';

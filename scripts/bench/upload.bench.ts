@@ -6,6 +6,9 @@
  * Filedeck is measured through the web app's upload (`POST /api/resources/<path>?override=true`) and WebDAV PUT.
  * Each figure three times, alternating, median kept; curl is the client for all (`Expect:` off). The server's CPU
  * time per upload is shown too (less moved by other work on a shared machine than wall time).
+ * Here (2 cores, 2026-12-02), two runs on a throttled disk (cp+sync 92 / 96 MB/s): web upload 0.67x / 1.38x nginx's
+ * PUT (0.92x / 1.57x cp+sync), WebDAV PUT 0.76x / 1.72x (1.05x / 1.95x); on the same disk unthrottled earlier
+ * (cp+sync 289 MB/s) the web upload ran at 0.99x nginx's PUT.
  * Usage: FILEDECK_BIN=/path/to/filedeck bun scripts/bench/upload.bench.ts  (BENCH_DIR: where the data goes)
  */
 import { spawn, spawnSync } from 'bun';
