@@ -3,7 +3,7 @@ import type { Services } from '../../services/services';
 import { json } from '../body';
 import type { AuthPlugin } from '../plugins/auth.plugin';
 import type { ClientIp } from '../client-ip';
-import { openShare, visitOf } from '../share-request';
+import { hashAndPath, openShare, visitOf } from '../share-request';
 
 const TUS = { 'Tus-Resumable': '1.0.0' };
 const encode = (path: string) => path.split('/').map(encodeURIComponent).join('/');
@@ -24,7 +24,7 @@ export function publicUploadRoutes(s: Services, auth: AuthPlugin, ip: ClientIp) 
   const base = s.config.baseURL;
   const tusPrefix = '/api/public/tus';
   /** The link's name as the visitor wrote it (hash or slug), for the Location of a created upload. */
-  const linkName = (request: Request) => decodeURIComponent(new URL(request.url).pathname.slice(`${base}${tusPrefix}/`.length).split('/')[0] ?? '');
+  const linkName = (request: Request) => hashAndPath(new URL(request.url), `${base}${tusPrefix}`).hash;
   const head = async ({ request, server }: { request: Request; server: unknown }) => {
     const ps = await openShare(s, request, tusPrefix, ip.client(request, server));
     const { offset, length } = await s.shareUploads.tusOffset(ps, ps.path, uploadKeyOf(request));
