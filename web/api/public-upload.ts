@@ -2,6 +2,7 @@ import { ApiError } from './client';
 import { pageConfig } from './page-config';
 import { publicBase } from './public';
 import { encodePath } from './resources';
+import { worthRetrying } from './upload';
 
 /**
  * A visitor's resumable upload into a file request (decision 0051): tus 1.0 under `/api/public/tus/<hash>/<path>`.
@@ -108,8 +109,7 @@ export function publicTusUpload(hash: string, relPath: string, file: File, opts:
       } catch (e) {
         const status = e instanceof ApiError ? e.status : 0;
         if (stop.signal.aborted) throw e;
-        // Only a lost connection, a server hiccup or a stale offset is worth asking again; limits stay limits.
-        if (!(status === 0 || status === 409 || status === 423 || (status >= 500 && status !== 507)) || retries >= RETRY_MS.length) throw e;
+        if (!worthRetrying(status, 'PATCH') || retries >= RETRY_MS.length) throw e;
         await new Promise((r) => setTimeout(r, RETRY_MS[retries++]));
         const head = await fetch(location, { method: 'HEAD', headers: TUS, credentials: 'omit', signal: stop.signal });
         if (!head.ok) throw await failure(head);

@@ -19,6 +19,14 @@ export interface TusOptions {
 /** The connection dropped or the transfer was stopped (spec §8). */
 export const abortedError = () => new ApiError(0, '001 Connection aborted');
 
+/**
+ * Whether a failed tus request is worth asking again: a lost connection (0), a server hiccup (5xx but 507: a full
+ * disk or quota stays full however often it is asked), a lock (423), a stale offset (409, but not on the creation
+ * POST). Every other answer, limits included, stays what it is. The one rule for both tus clients.
+ */
+export const worthRetrying = (status: number, method: string): boolean =>
+  status === 0 || (status >= 500 && status !== 507) || status === 423 || (status === 409 && method !== 'POST');
+
 const RETRY_BASE_MS = 1000;
 const RETRY_MAX_MS = 20_000;
 
@@ -53,12 +61,7 @@ export function tusUpload(path: string, file: File, opts: TusOptions): Transfer 
           storeFingerprintForResuming: false,
           metadata: { filename: file.name, filetype: file.type },
           // Retry what a retry can fix: lost connections, server errors, and a PATCH whose offset was stale.
-          onShouldRetry: (err) => {
-            const status = err.originalResponse?.getStatus() ?? 0;
-            const method = err.originalRequest?.getMethod() ?? '';
-            // 507 (a full disk or a quota) stays full however often it is asked again.
-            return status === 0 || (status >= 500 && status !== 507) || status === 423 || (status === 409 && method !== 'POST');
-          },
+          onShouldRetry: (err) => worthRetrying(err.originalResponse?.getStatus() ?? 0, err.originalRequest?.getMethod() ?? ''),
           onProgress: (sent) => opts.onProgress(sent),
           onSuccess: () => resolve(),
           onError: (err) => {
